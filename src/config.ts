@@ -1,0 +1,90 @@
+import type { FeedKey } from './realtime/feed.js';
+
+export const DEFAULT_INTERVAL_SECONDS = 60;
+/** Faster polling buys nothing (the service counts a 3-minute window) and burns the plan's quota. */
+export const MIN_INTERVAL_SECONDS = 15;
+const MAX_INTERVAL_SECONDS = 24 * 60 * 60;
+export const DEFAULT_MAX_AGE_SECONDS = 600;
+export const DEFAULT_MIN = 1;
+/** A count must survive one normal poll cycle including its timeout, or it would blink out. */
+const MAX_AGE_SLACK_SECONDS = 10;
+const MAX_WEBSITE_ID_LENGTH = 256;
+
+/** The element's attributes, as Lit hands them over (any of them may be missing or junk). */
+export interface WidgetAttributes {
+  websiteId?: string | null | undefined;
+  token?: string | null | undefined;
+  apiBase?: string | null | undefined;
+  interval?: number | null | undefined;
+  maxAge?: number | null | undefined;
+  min?: number | null | undefined;
+}
+
+export interface WidgetConfig {
+  key: FeedKey;
+  intervalMs: number;
+  maxAgeMs: number;
+  /** Smallest count worth showing; never below 1, so "0 people" cannot appear. */
+  min: number;
+}
+
+export type ConfigResult = { ok: true; config: WidgetConfig } | { ok: false; message: string };
+
+/** Turns attributes into a validated configuration, or a message naming the attribute to fix. */
+export function resolveConfig(attributes: WidgetAttributes, pageUrl = currentPageUrl()): ConfigResult {
+  const websiteId = attributes.websiteId?.trim() ?? '';
+  if (!websiteId) return fail('the website-id attribute is required: set it to your website\'s identifier from the analytics dashboard.');
+  if (websiteId.length > MAX_WEBSITE_ID_LENGTH) return fail(`the website-id attribute is longer than ${MAX_WEBSITE_ID_LENGTH} characters.`);
+
+  const token = attributes.token?.trim() || undefined;
+  if (token && !/^[\x21-\x7e]+$/.test(token)) {
+    return fail('the token attribute holds spaces or characters that cannot be sent in an HTTP header: paste the API token exactly.');
+  }
+
+  const apiBase = resolveApiBase(attributes.apiBase, pageUrl);
+  if (apiBase === null) {
+    return fail('the api-base attribute must be an http(s) URL such as https://analytics.example.com (or left out to use this page\'s origin).');
+  }
+
+  const intervalSeconds = clamp(finiteOr(attributes.interval, DEFAULT_INTERVAL_SECONDS), MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS);
+  const maxAgeSeconds = Math.max(finiteOr(attributes.maxAge, DEFAULT_MAX_AGE_SECONDS), intervalSeconds + MAX_AGE_SLACK_SECONDS);
+  const min = Math.max(1, Math.ceil(finiteOr(attributes.min, DEFAULT_MIN)));
+  return {
+    ok: true,
+    config: {
+      key: { apiBase, websiteId, token },
+      intervalMs: intervalSeconds * 1000,
+      maxAgeMs: maxAgeSeconds * 1000,
+      min,
+    },
+  };
+}
+
+/** Origin plus optional path prefix, without a trailing slash; null when unusable. */
+export function resolveApiBase(value: string | null | undefined, pageUrl: string | undefined): string | null {
+  let url: URL;
+  try {
+    url = new URL(value?.trim() || '/', pageUrl);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+  if (url.username || url.password) return null;
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function currentPageUrl(): string | undefined {
+  return typeof location === 'undefined' ? undefined : location.href;
+}
+
+function finiteOr(value: number | null | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+function clamp(value: number, low: number, high: number): number {
+  return Math.min(high, Math.max(low, value));
+}
+
+function fail(message: string): ConfigResult {
+  return { ok: false, message };
+}

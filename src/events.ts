@@ -1,0 +1,24 @@
+import type { RealtimeErrorKind } from './realtime/errors.js';
+
+/** Detail of `live-visitors-update`: a new good report. */
+export interface LiveVisitorsUpdateDetail {
+  count: number;
+  websiteId: string;
+  /** The service's ISO 8601 time of collection. */
+  timestamp: string;
+}
+
+/** Detail of `live-visitors-error`. `config` means an attribute is missing or malformed. */
+export interface LiveVisitorsErrorDetail {
+  kind: RealtimeErrorKind | 'config';
+  status: number | null;
+  message: string;
+}
+
+export type LiveVisitorsUpdateEvent = CustomEvent<LiveVisitorsUpdateDetail>;
+export type LiveVisitorsErrorEvent = CustomEvent<LiveVisitorsErrorDetail>;
+
+/** Bubbling and composed, so a listener on the document hears every widget, shadow roots included. */
+export function dispatch<T>(target: EventTarget, type: string, detail: T): void {
+  target.dispatchEvent(new CustomEvent<T>(type, { detail, bubbles: true, composed: true }));
+}

@@ -1,0 +1,12 @@
+// Importing the package registers <live-visitors> (through define.js, the one module with a side effect).
+export { LiveVisitors, TAG_NAME } from './define.js';
+export type {
+  LiveVisitorsErrorDetail,
+  LiveVisitorsErrorEvent,
+  LiveVisitorsUpdateDetail,
+  LiveVisitorsUpdateEvent,
+} from './events.js';
+export type { WidgetState } from './view-state.js';
+export { RealtimeError, type RealtimeErrorKind } from './realtime/errors.js';
+export type { RealtimeReport } from './realtime/report.js';
+export { fetchRealtimeReport, realtimeUrl, type RealtimeRequest } from './realtime/client.js';

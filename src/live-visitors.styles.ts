@@ -1,0 +1,61 @@
+import { css } from 'lit';
+
+export const styles = css`
+  :host {
+    /* Inline, so an element with nothing to show takes no space at all. */
+    display: inline;
+    color: var(--live-visitors-color, inherit);
+    font-family: var(--live-visitors-font, inherit);
+  }
+
+  :host([hidden]) {
+    display: none;
+  }
+
+  .base {
+    display: inline-flex;
+    align-items: baseline;
+    gap: var(--live-visitors-gap, 0.5em);
+  }
+
+  .indicator {
+    position: relative;
+    flex: none;
+    align-self: center;
+    width: 0.5em;
+    height: 0.5em;
+    border-radius: 50%;
+    background: var(--live-visitors-accent, #e0432b);
+  }
+
+  .indicator::after {
+    content: '';
+    position: absolute;
+    inset: 0;
+    border-radius: inherit;
+    background: inherit;
+    animation: pulse 2s ease-out infinite;
+  }
+
+  .count {
+    font-weight: var(--live-visitors-count-weight, 700);
+    color: var(--live-visitors-count-color, inherit);
+  }
+
+  @keyframes pulse {
+    from {
+      transform: scale(1);
+      opacity: 0.6;
+    }
+    to {
+      transform: scale(2.6);
+      opacity: 0;
+    }
+  }
+
+  @media (prefers-reduced-motion: reduce) {
+    .indicator::after {
+      animation: none;
+    }
+  }
+`;

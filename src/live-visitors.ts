@@ -1,0 +1,140 @@
+import { html, LitElement, nothing } from 'lit';
+import { resolveConfig } from './config.js';
+import { styles } from './live-visitors.styles.js';
+import { formatMessage, resolveLocale, type PluralTemplates } from './messages.js';
+import { UNAVAILABLE, type WidgetState, type WidgetView } from './view-state.js';
+import { VisitorsController } from './visitors-controller.js';
+
+/**
+ * @summary Shows a website's real live visitor count as urgency text, e.g. "23 people are browsing this shop right now".
+ *
+ * @slot fallback - Shown whenever no count is shown (loading without a cached count, below `min`, unavailable). Empty by default: the element then takes no space.
+ *
+ * @csspart base - The wrapper of the indicator and the text.
+ * @csspart indicator - The decorative pulsing "live" dot (hidden from assistive technology).
+ * @csspart text - The sentence.
+ * @csspart count - The formatted number inside the sentence.
+ *
+ * @cssproperty --live-visitors-color - Text colour (default: inherited).
+ * @cssproperty --live-visitors-accent - Colour of the live dot (default: #e0432b).
+ * @cssproperty --live-visitors-font - Font family (default: inherited).
+ * @cssproperty --live-visitors-gap - Space between the dot and the text (default: 0.5em).
+ * @cssproperty --live-visitors-count-color - Colour of the number (default: inherited).
+ * @cssproperty --live-visitors-count-weight - Font weight of the number (default: 700).
+ *
+ * @fires live-visitors-update - A new good report: `detail` is `{ count, websiteId, timestamp }`.
+ * @fires live-visitors-error - A request or the configuration failed: `detail` is `{ kind, status, message }`.
+ */
+export class LiveVisitors extends LitElement {
+  static override styles = styles;
+
+  static override properties = {
+    websiteId: { attribute: 'website-id' },
+    token: {},
+    apiBase: { attribute: 'api-base' },
+    interval: { type: Number },
+    min: { type: Number },
+    maxAge: { type: Number, attribute: 'max-age' },
+    text: {},
+    textOne: { attribute: 'text-one' },
+    textTwo: { attribute: 'text-two' },
+    textFew: { attribute: 'text-few' },
+    textMany: { attribute: 'text-many' },
+    lang: {},
+    state: { reflect: true },
+  };
+
+  /** Identifier of the website whose visitors are counted (required). */
+  declare websiteId: string | null;
+  /** API token, sent only as `Authorization: Bearer …`. Leave it out when `apiBase` is a relay that holds it. */
+  declare token: string | null;
+  /** Where the API lives; requests go to `{apiBase}/api/v1/realtime`. Default: this page's origin. */
+  declare apiBase: string | null;
+  /** Seconds between polls (default 60, at least 15). */
+  declare interval: number;
+  /** Smallest count to show (default 1, at least 1); below it the fallback shows. */
+  declare min: number;
+  /** Seconds a last good count may still show while fresh data cannot be had (default 600). */
+  declare maxAge: number;
+  /** Template for the plural form "other", with a `{count}` placeholder. */
+  declare text: string | null;
+  declare textOne: string | null;
+  declare textTwo: string | null;
+  declare textFew: string | null;
+  declare textMany: string | null;
+  /** Language of the text and number format; inherited from the nearest `[lang]` when unset. */
+  declare lang: string;
+  /** `loading`, `live`, `stale` or `unavailable`: reflected for styling; set by the element. */
+  declare state: WidgetState;
+
+  readonly #visitors = new VisitorsController(this);
+  #view: WidgetView = UNAVAILABLE;
+  #min = 1;
+
+  constructor() {
+    super();
+    this.websiteId = null;
+    this.token = null;
+    this.apiBase = null;
+    this.interval = 60;
+    this.min = 1;
+    this.maxAge = 600;
+    this.text = null;
+    this.textOne = null;
+    this.textTwo = null;
+    this.textFew = null;
+    this.textMany = null;
+    this.state = 'loading';
+  }
+
+  /** The current count (also when below `min`), or null when none is young enough to show. */
+  get count(): number | null {
+    return this.#visitors.view().report?.currentVisitors ?? null;
+  }
+
+  /** When the service collected the current count, or null. */
+  get updatedAt(): Date | null {
+    const report = this.#visitors.view().report;
+    return report ? new Date(report.timestamp) : null;
+  }
+
+  /** Asks the service now (shared with every element of the same website), also after a configuration error. */
+  refresh(): void {
+    this.#visitors.refresh();
+  }
+
+  protected override willUpdate(): void {
+    const result = resolveConfig(this);
+    // A no-op unless the feed or the schedule changed.
+    this.#visitors.configure(result);
+    this.#min = result.ok ? result.config.min : 1;
+    this.#view = this.#visitors.view();
+    this.state = this.#view.state;
+  }
+
+  protected override render() {
+    const { report } = this.#view;
+    if (!report || report.currentVisitors < this.#min) return html`<slot name="fallback"></slot>`;
+    const parts = formatMessage(report.currentVisitors, this.#locale(), this.#customTemplates());
+    return html`<span part="base" class="base"
+      ><span part="indicator" class="indicator" aria-hidden="true"></span
+      ><span part="text" class="text"
+        >${parts.map((part, index) => (index % 2 ? html`<strong part="count" class="count">${part}</strong>` : part || nothing))}</span
+      ></span
+    >`;
+  }
+
+  #locale(): string {
+    return resolveLocale(this.lang || this.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang);
+  }
+
+  #customTemplates(): Partial<PluralTemplates> {
+    const templates: Partial<PluralTemplates> = {};
+    if (this.text) templates.other = this.text;
+    if (this.textOne) templates.one = this.textOne;
+    if (this.textTwo) templates.two = this.textTwo;
+    if (this.textFew) templates.few = this.textFew;
+    if (this.textMany) templates.many = this.textMany;
+    return templates;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The built-in texts, one table per language. They say what the number is: people active on
+ * the whole shop (not on this product) within the last 3 minutes, which "right now" fairly sums up.
+ * `{count}` stands for the formatted number.
+ */
+export type PluralTemplates = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+
+const MESSAGES: Record<string, PluralTemplates> = {
+  en: { one: '{count} person is browsing this shop right now', other: '{count} people are browsing this shop right now' },
+  de: { one: '{count} Person sieht sich gerade in diesem Shop um', other: '{count} Personen sehen sich gerade in diesem Shop um' },
+  fr: { one: '{count} personne visite cette boutique en ce moment', other: '{count} personnes visitent cette boutique en ce moment' },
+  es: { one: '{count} persona está viendo esta tienda ahora mismo', other: '{count} personas están viendo esta tienda ahora mismo' },
+  it: { one: '{count} persona sta visitando questo negozio in questo momento', other: '{count} persone stanno visitando questo negozio in questo momento' },
+  nl: { one: '{count} persoon bekijkt deze winkel op dit moment', other: '{count} personen bekijken deze winkel op dit moment' },
+  pt: { one: '{count} pessoa está vendo esta loja agora', other: '{count} pessoas estão vendo esta loja agora' },
+  pl: {
+    one: '{count} osoba ogląda teraz ten sklep',
+    few: '{count} osoby oglądają teraz ten sklep',
+    many: '{count} osób ogląda teraz ten sklep',
+    other: '{count} osoby ogląda teraz ten sklep',
+  },
+};
+
+export const DEFAULT_LANGUAGE = 'en';
+export const SUPPORTED_LANGUAGES = Object.keys(MESSAGES);
+
+/** A valid BCP 47 tag for `Intl`, or the default when the page's `lang` is junk. */
+export function resolveLocale(lang: string | null | undefined): string {
+  try {
+    return Intl.getCanonicalLocales(lang?.trim() || DEFAULT_LANGUAGE)[0] ?? DEFAULT_LANGUAGE;
+  } catch {
+    return DEFAULT_LANGUAGE;
+  }
+}
+
+/** The built-in texts for a locale's language (`de-CH` → `de`), English when we have none. */
+export function builtInTemplates(locale: string): PluralTemplates {
+  const language = locale.split('-')[0]!.toLowerCase();
+  return MESSAGES[language] ?? MESSAGES[DEFAULT_LANGUAGE]!;
+}
+
+/**
+ * The sentence for `count`, split around the formatted number so the element can emphasise it:
+ * `['', '23', ' people are browsing…']`. Custom templates win over built-in ones; a plural form
+ * missing from either falls back to its `other` form.
+ */
+export function formatMessage(count: number, locale: string, custom: Partial<PluralTemplates>): string[] {
+  const category = new Intl.PluralRules(locale).select(count);
+  const builtIn = builtInTemplates(locale);
+  const hasCustom = Object.values(custom).some(Boolean);
+  const template = hasCustom
+    ? custom[category] || custom.other || builtIn[category] || builtIn.other
+    : builtIn[category] || builtIn.other;
+  const formatted = new Intl.NumberFormat(locale).format(count);
+  return template.split('{count}').flatMap((text, index) => (index === 0 ? [text] : [formatted, text]));
+}

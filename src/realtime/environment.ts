@@ -1,0 +1,90 @@
+/**
+ * Everything the data layer needs from the outside world, behind one replaceable seam, so
+ * tests can use fakes and a server-side import never touches `window`.
+ *
+ * The defaults look the globals up at call time (not at import time), so test doubles installed
+ * later (fake timers, a stubbed `fetch`) are honoured.
+ */
+export interface Environment {
+  fetch(input: string, init: RequestInit): Promise<Response>;
+  /** Milliseconds since the epoch by the device clock. */
+  now(): number;
+  /** A number in [0, 1), for jitter. */
+  random(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  /** The page is shown to the user (a hidden tab sends no request). */
+  isVisible(): boolean;
+  /** Calls back when the page is shown or hidden; returns the unsubscribe function. */
+  onVisibilityChange(listener: () => void): () => void;
+  /**
+   * Calls back on the browser's `online` / `offline` events; returns the unsubscribe function.
+   * There is deliberately no "is online" query: `navigator.onLine` is unreliable at start, so the
+   * feed assumes online until told otherwise.
+   */
+  onConnectivityChange(listener: (online: boolean) => void): () => void;
+  /** Calls back when another tab writes `localStorage`; returns the unsubscribe function. */
+  onStorage(listener: (key: string | null) => void): () => void;
+  /** Persistent storage shared by the tabs of one origin, when the browser lets us use it. */
+  storage(): Storage | undefined;
+  /** The Web Locks API, when the browser has it. */
+  locks(): LockManager | undefined;
+  warn(message: string): void;
+}
+
+const hasDocument = () => typeof document !== 'undefined';
+const hasWindow = () => typeof window !== 'undefined';
+
+function listen(target: EventTarget | undefined, types: string[], listener: EventListener): () => void {
+  if (!target) return () => {};
+  for (const type of types) target.addEventListener(type, listener);
+  return () => {
+    for (const type of types) target.removeEventListener(type, listener);
+  };
+}
+
+export const browserEnvironment: Environment = {
+  fetch: (input, init) => globalThis.fetch(input, init),
+  now: () => Date.now(),
+  random: () => Math.random(),
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+  isVisible: () => !hasDocument() || document.visibilityState !== 'hidden',
+  onVisibilityChange: (listener) => listen(hasDocument() ? document : undefined, ['visibilitychange'], listener),
+  onConnectivityChange: (listener) =>
+    listen(hasWindow() ? window : undefined, ['online', 'offline'], (event) => listener(event.type === 'online')),
+  onStorage(listener) {
+    return listen(hasWindow() ? window : undefined, ['storage'], (event) =>
+      listener((event as StorageEvent).key),
+    );
+  },
+  storage() {
+    try {
+      // Reading the property itself throws where storage is blocked (sandboxed frames, some privacy modes).
+      return hasWindow() ? window.localStorage : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+  locks: () => (typeof navigator === 'undefined' ? undefined : navigator.locks ?? undefined),
+  warn: (message) => console.warn(message),
+};
+
+let current: Environment = browserEnvironment;
+
+/** The environment new feeds are created with. */
+export function environment(): Environment {
+  return current;
+}
+
+/**
+ * Replaces parts of the environment (for tests and unusual hosts); returns a function that
+ * restores the previous one.
+ */
+export function setEnvironment(overrides: Partial<Environment>): () => void {
+  const previous = current;
+  current = { ...previous, ...overrides };
+  return () => {
+    current = previous;
+  };
+}

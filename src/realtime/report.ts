@@ -1,0 +1,32 @@
+/** The service's answer, as the spec defines it and as validated by `parseReport`. */
+export interface RealtimeReport {
+  /** Unique visitors with a pageview on the whole website in the last 3 minutes. */
+  currentVisitors: number;
+  websiteId: string;
+  /** When the service collected the data: ISO 8601, UTC, millisecond precision. */
+  timestamp: string;
+}
+
+const ISO_UTC_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** True for a real instant in the spec's exact form (`2026-02-30T…` is well-formed but no date). */
+export function isIsoUtcMillis(value: unknown): value is string {
+  if (typeof value !== 'string' || !ISO_UTC_MILLIS.test(value)) return false;
+  const time = Date.parse(value);
+  return Number.isFinite(time) && new Date(time).toISOString() === value;
+}
+
+/**
+ * Checks a parsed JSON body against the spec. Returns the report, or the reason it is not one:
+ * nothing unchecked ever reaches the page.
+ */
+export function parseReport(body: unknown, expectedWebsiteId: string): RealtimeReport | string {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body is not a JSON object';
+  const { currentVisitors, websiteId, timestamp } = body as Record<string, unknown>;
+  if (typeof currentVisitors !== 'number' || !Number.isSafeInteger(currentVisitors) || currentVisitors < 0) {
+    return 'currentVisitors is not a non-negative whole number';
+  }
+  if (websiteId !== expectedWebsiteId) return 'websiteId is not the website that was asked for';
+  if (!isIsoUtcMillis(timestamp)) return 'timestamp is not an ISO 8601 UTC date-time with milliseconds';
+  return { currentVisitors, websiteId, timestamp };
+}

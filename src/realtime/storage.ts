@@ -1,0 +1,104 @@
+import type { Environment } from './environment.js';
+import type { RealtimeErrorKind } from './errors.js';
+import { parseReport, type RealtimeReport } from './report.js';
+
+/** A failure as remembered (and shared with other tabs): what the element needs to show it. */
+export interface FeedFailure {
+  kind: RealtimeErrorKind;
+  status: number | null;
+  message: string;
+}
+
+/**
+ * What a feed knows, persisted so page loads and other tabs reuse it. Holds no token: the
+ * count of a website is the same whoever asked for it.
+ */
+export interface FeedRecord {
+  report: RealtimeReport | null;
+  /** Device time of the last good report. Freshness is judged by it, never by `report.timestamp`. */
+  fetchedAt: number | null;
+  /** While failing: no tab asks before this device time. */
+  retryAt: number | null;
+  /** Failures in a row since the last good report. */
+  failures: number;
+  failure: FeedFailure | null;
+}
+
+export const EMPTY_RECORD: FeedRecord = { report: null, fetchedAt: null, retryAt: null, failures: 0, failure: null };
+
+const VERSION = 1;
+/** Used when localStorage is blocked or full, so reconnecting elements still reuse the last answer. */
+const memory = new Map<string, FeedRecord>();
+
+/** The persisted state of one website's feed, in localStorage when allowed, else in memory. */
+export class FeedStore {
+  readonly key: string;
+  readonly #env: Environment;
+  readonly #websiteId: string;
+
+  constructor(env: Environment, apiBase: string, websiteId: string) {
+    this.#env = env;
+    this.#websiteId = websiteId;
+    this.key = `live-visitors:v${VERSION}:${JSON.stringify([apiBase, websiteId])}`;
+  }
+
+  read(): FeedRecord | null {
+    return readRecord(this.#env, this.key, this.#websiteId);
+  }
+
+  write(record: FeedRecord): void {
+    writeRecord(this.#env, this.key, record);
+  }
+}
+
+function readRecord(env: Environment, key: string, websiteId: string): FeedRecord | null {
+  let stored: string | null = null;
+  try {
+    stored = env.storage()?.getItem(key) ?? null;
+  } catch {
+    // Blocked storage: fall back to this page's memory.
+  }
+  if (stored === null) return memory.get(key) ?? null;
+  const record = parseRecord(stored, websiteId);
+  return record ?? memory.get(key) ?? null;
+}
+
+function writeRecord(env: Environment, key: string, record: FeedRecord): void {
+  memory.set(key, record);
+  try {
+    env.storage()?.setItem(key, JSON.stringify(record));
+  } catch {
+    // Quota or privacy mode: this tab keeps working from memory.
+  }
+}
+
+/** Storage is shared with every script of the origin: trust nothing read back from it. */
+function parseRecord(text: string, websiteId: string): FeedRecord | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const record = value as Record<string, unknown>;
+  const report = record.report === null ? null : parseReport(record.report, websiteId);
+  if (typeof report === 'string') return null;
+  const fetchedAt = finiteOrNull(record.fetchedAt);
+  if (report && fetchedAt === null) return null;
+  const failures = Number.isSafeInteger(record.failures) && (record.failures as number) >= 0 ? (record.failures as number) : 0;
+  return { report, fetchedAt, retryAt: finiteOrNull(record.retryAt), failures, failure: parseFailure(record.failure) };
+}
+
+function finiteOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+const KINDS = new Set<string>(['rate-limited', 'server', 'network', 'timeout', 'invalid-response']);
+
+function parseFailure(value: unknown): FeedFailure | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { kind, status, message } = value as Record<string, unknown>;
+  if (typeof kind !== 'string' || !KINDS.has(kind) || typeof message !== 'string') return null;
+  return { kind: kind as RealtimeErrorKind, status: typeof status === 'number' ? status : null, message };
+}
