@@ -47,6 +47,7 @@ export class VisitorFeed {
   #warned = false;
   #settled = false;
   #online = true;
+  #running = false;
   #timer: unknown = null;
   #inFlight: AbortController | null = null;
   #unlisten: Array<() => void> = [];
@@ -71,7 +72,7 @@ export class VisitorFeed {
   }
 
   get isRunning(): boolean {
-    return this.#listeners.size > 0;
+    return this.#running;
   }
 
   /** The shortest interval any subscriber asked for. */
@@ -84,17 +85,16 @@ export class VisitorFeed {
    * unsubscribe function.
    */
   subscribe(listener: FeedListener, intervalMs: number): () => void {
-    const first = this.#listeners.size === 0;
     this.#listeners.set(listener, intervalMs);
-    if (first) this.#start();
-    else this.#schedule();
+    if (this.#running) this.#schedule();
+    else this.#start();
     listener(this.snapshot);
     return () => {
       if (!this.#listeners.delete(listener)) return;
       if (this.#listeners.size > 0) this.#schedule();
       // Wait a microtask: an element moved in the DOM disconnects and reconnects at once,
       // and should not restart the feed (or abort its request) in between.
-      else queueMicrotask(() => this.#listeners.size === 0 && this.#stop());
+      else queueMicrotask(() => this.#listeners.size === 0 && this.#running && this.#stop());
     };
   }
 
@@ -106,6 +106,7 @@ export class VisitorFeed {
   }
 
   #start(): void {
+    this.#running = true;
     this.#record = this.#store.read() ?? EMPTY_RECORD;
     this.#settled = this.#dueAt() > this.#env.now();
     this.#snapshot = null;
@@ -123,6 +124,7 @@ export class VisitorFeed {
   }
 
   #stop(): void {
+    this.#running = false;
     this.#clearTimer();
     this.#inFlight?.abort();
     this.#inFlight = null;

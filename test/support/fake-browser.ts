@@ -1,0 +1,141 @@
+import { vi } from 'vitest';
+import { browserEnvironment, type Environment } from '../../src/realtime/environment.js';
+import type { FakeService } from './fake-service.js';
+
+/** localStorage shared by the tabs of one fake browser; a write fires `storage` in the other tabs. */
+class SharedStorage implements Storage {
+  readonly #items = new Map<string, string>();
+  readonly #onWrite: (key: string | null, writer: FakeTab | null) => void;
+  writer: FakeTab | null = null;
+
+  constructor(onWrite: (key: string | null, writer: FakeTab | null) => void) {
+    this.#onWrite = onWrite;
+  }
+  get length() {
+    return this.#items.size;
+  }
+  key(index: number) {
+    return [...this.#items.keys()][index] ?? null;
+  }
+  getItem(key: string) {
+    return this.#items.get(key) ?? null;
+  }
+  setItem(key: string, value: string) {
+    this.#items.set(key, String(value));
+    this.#onWrite(key, this.writer);
+  }
+  removeItem(key: string) {
+    this.#items.delete(key);
+    this.#onWrite(key, this.writer);
+  }
+  clear() {
+    this.#items.clear();
+    this.#onWrite(null, this.writer);
+  }
+  entries(): Array<[string, string]> {
+    return [...this.#items];
+  }
+}
+
+/** Web Locks with the one behaviour we rely on: tasks under one name run one after another. */
+class FakeLocks {
+  readonly #queues = new Map<string, Promise<unknown>>();
+
+  request(name: string, options: { signal?: AbortSignal }, task: () => Promise<unknown>): Promise<unknown> {
+    const previous = this.#queues.get(name) ?? Promise.resolve();
+    const run = previous.then(() => {
+      if (options.signal?.aborted) throw new DOMException('Aborted', 'AbortError');
+      return task();
+    });
+    this.#queues.set(name, run.catch(() => {}));
+    return run;
+  }
+}
+
+type Listener = (...args: never[]) => void;
+
+/** One tab: its own visibility, connectivity and listeners, sharing the browser's storage, locks and network. */
+export class FakeTab {
+  visible = true;
+  readonly listeners = { visibility: new Set<Listener>(), connectivity: new Set<Listener>(), storage: new Set<Listener>() };
+  readonly warnings: string[] = [];
+  readonly env: Environment;
+
+  constructor(browser: FakeBrowser, overrides: Partial<Environment>) {
+    const listen =
+      <T extends Listener>(set: Set<Listener>) =>
+      (listener: T) => {
+        set.add(listener);
+        return () => set.delete(listener);
+      };
+    const storage = browser.storage;
+    this.env = {
+      ...browserEnvironment,
+      fetch: (input, init) => browser.service.fetch(input, init),
+      isVisible: () => this.visible,
+      onVisibilityChange: listen(this.listeners.visibility),
+      onConnectivityChange: listen(this.listeners.connectivity),
+      onStorage: listen(this.listeners.storage),
+      storage: () => {
+        storage.writer = this;
+        return storage;
+      },
+      locks: () => browser.locks as unknown as LockManager,
+      warn: (message) => this.warnings.push(message),
+      ...overrides,
+    };
+  }
+
+  setVisible(visible: boolean): void {
+    this.visible = visible;
+    for (const listener of this.listeners.visibility) (listener as () => void)();
+  }
+
+  setOnline(online: boolean): void {
+    for (const listener of this.listeners.connectivity) (listener as (online: boolean) => void)(online);
+  }
+
+  listenerCount(): number {
+    return this.listeners.visibility.size + this.listeners.connectivity.size + this.listeners.storage.size;
+  }
+}
+
+/** Tabs of one browser profile, talking to one fake service. */
+export class FakeBrowser {
+  readonly tabs: FakeTab[] = [];
+  readonly storage = new SharedStorage((key, writer) => {
+    for (const tab of this.tabs) {
+      if (tab === writer) continue;
+      for (const listener of tab.listeners.storage) (listener as (key: string | null) => void)(key);
+    }
+  });
+  readonly locks = new FakeLocks();
+  readonly service: FakeService;
+
+  constructor(service: FakeService) {
+    this.service = service;
+  }
+
+  openTab(overrides: Partial<Environment> = {}): FakeTab {
+    const tab = new FakeTab(this, overrides);
+    this.tabs.push(tab);
+    return tab;
+  }
+
+  /** Everything in storage, for "the token is never persisted" checks. */
+  storedText(): string {
+    return this.storage.entries().flat().join('\n');
+  }
+}
+
+let keyCounter = 0;
+/** A website id no other test has used, so no feed or stored record leaks between tests. */
+export function freshWebsiteId(prefix = 'site'): string {
+  keyCounter += 1;
+  return `${prefix}-${keyCounter}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Fake timers and clock, starting at a fixed, known instant. */
+export function useFakeClock(start = Date.UTC(2026, 10, 22, 9, 0, 0)): void {
+  vi.useFakeTimers({ now: start, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+}
