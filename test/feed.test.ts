@@ -389,6 +389,10 @@ describe('lifecycle', () => {
     await elapse(0);
     expect(calls).toBe(2);
     expect(seen.at(-1)?.report?.currentVisitors).toBe(5);
+    // Nor was it saved behind the subscribers' backs.
+    const reader = new VisitorFeed(key, tab.env);
+    reader.subscribe((snapshot) => seen.push(snapshot), MINUTE);
+    expect(seen.at(-1)?.report?.currentVisitors).toBe(5);
   });
 
   it('thousands of subscribe/unsubscribe cycles leave nothing behind', async () => {
