@@ -1,0 +1,295 @@
+import { expect as chaiExpect, fixture, fixtureCleanup, html } from '@open-wc/testing';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import '../src/define.js';
+import type { LiveVisitorsErrorDetail, LiveVisitorsUpdateDetail } from '../src/events.js';
+import type { LiveVisitors } from '../src/live-visitors.js';
+import { setEnvironment } from '../src/realtime/environment.js';
+import { activeFeedCount } from '../src/realtime/feed.js';
+import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
+import { FakeService } from './support/fake-service.js';
+
+const MINUTE = 60_000;
+
+let service: FakeService;
+let browser: FakeBrowser;
+let tab: FakeTab;
+let websiteId: string;
+let restoreEnvironment: () => void;
+
+beforeEach(() => {
+  useFakeClock();
+  service = new FakeService();
+  browser = new FakeBrowser(service);
+  tab = browser.openTab();
+  restoreEnvironment = setEnvironment(tab.env);
+  websiteId = freshWebsiteId();
+});
+
+afterEach(async () => {
+  fixtureCleanup();
+  if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(0);
+  restoreEnvironment();
+  vi.useRealTimers();
+});
+
+async function settle(el?: LiveVisitors, ms = 0) {
+  await vi.advanceTimersByTimeAsync(ms);
+  await el?.updateComplete;
+}
+
+async function widget(attributes = '', id = websiteId): Promise<LiveVisitors> {
+  const host = await fixture<HTMLElement>(`<div><live-visitors website-id="${id}" api-base="https://a.example" ${attributes}></live-visitors></div>`);
+  const el = host.querySelector('live-visitors')!;
+  await settle(el);
+  return el;
+}
+
+const shownText = (el: LiveVisitors) => el.shadowRoot!.querySelector('[part="text"]')?.textContent ?? null;
+const showsFallback = (el: LiveVisitors) => el.shadowRoot!.querySelector('slot[name="fallback"]') !== null;
+
+describe('rendering a count', () => {
+  it('shows the built-in sentence with the number emphasised, and is live', async () => {
+    const el = await widget();
+    expect(shownText(el)).toBe('23 people are browsing this shop right now');
+    expect(el.shadowRoot!.querySelector('[part="count"]')!.textContent).toBe('23');
+    expect(el.getAttribute('state')).toBe('live');
+    expect(el.count).toBe(23);
+    expect(el.updatedAt).toEqual(new Date(Date.now()));
+  });
+
+  it('keeps the live dot decorative and announces nothing on its own', async () => {
+    const el = await widget();
+    const indicator = el.shadowRoot!.querySelector('[part="indicator"]')!;
+    expect(indicator.getAttribute('aria-hidden')).toBe('true');
+    expect(indicator.textContent).toBe('');
+    expect(el.shadowRoot!.querySelector('[aria-live], [role="status"], [role="alert"]')).toBeNull();
+  });
+
+  it('uses the singular form for one visitor', async () => {
+    service.count = 1;
+    const el = await widget();
+    expect(shownText(el)).toBe('1 person is browsing this shop right now');
+  });
+
+  it.each([
+    ['de', 1234, '1.234 Personen sehen sich gerade in diesem Shop um'],
+    ['pl', 22, '22 osoby oglądają teraz ten sklep'],
+    ['pl', 25, '25 osób ogląda teraz ten sklep'],
+    ['fr', 1, '1 personne visite cette boutique en ce moment'],
+  ])('speaks the inherited language %s (%i)', async (lang, count, text) => {
+    service.count = count;
+    const host = await fixture<HTMLElement>(`<section lang="${lang}"><p><live-visitors website-id="${websiteId}" api-base="https://a.example"></live-visitors></p></section>`);
+    const el = host.querySelector('live-visitors')!;
+    await settle(el);
+    expect(shownText(el)).toBe(text);
+  });
+
+  it('prefers its own lang to its ancestors\u2019', async () => {
+    const host = await fixture<HTMLElement>(`<div lang="de"><live-visitors lang="es" website-id="${websiteId}" api-base="https://a.example"></live-visitors></div>`);
+    const el = host.querySelector('live-visitors')!;
+    await settle(el);
+    expect(shownText(el)).toBe('23 personas están viendo esta tienda ahora mismo');
+  });
+
+  it('uses custom templates per plural form', async () => {
+    const el = await widget('text="🔥 {count} shoppers here" text-one="🔥 {count} shopper here"');
+    expect(shownText(el)).toBe('🔥 23 shoppers here');
+    service.count = 1;
+    el.refresh();
+    await settle(el);
+    expect(shownText(el)).toBe('🔥 1 shopper here');
+  });
+
+  it.each([
+    '<img src=x onerror="window.hacked=1">{count}',
+    '{count}<script>window.hacked=1</script>',
+    '<b>{count}</b> &amp; more',
+  ])('renders template %s as text, never as markup', async (template) => {
+    const el = await widget();
+    el.text = template;
+    await el.updateComplete;
+    const text = el.shadowRoot!.querySelector('[part="text"]')!;
+    expect(text.querySelector('img, script, b')).toBeNull();
+    expect(text.textContent).toBe(template.replace('{count}', '23'));
+  });
+});
+
+describe('what shows when there is no count', () => {
+  it('shows the fallback slot while loading without a cached count', async () => {
+    service.reply = () => 'hang';
+    const host = await fixture<HTMLElement>(`<div><live-visitors website-id="${websiteId}" api-base="https://a.example"><span slot="fallback">Limited stock</span></live-visitors></div>`);
+    const el = host.querySelector('live-visitors')!;
+    await settle(el);
+    expect(el.getAttribute('state')).toBe('loading');
+    expect(showsFallback(el)).toBe(true);
+    expect(el.count).toBeNull();
+  });
+
+  it.each([
+    [0, 1],
+    [3, 5],
+  ])('never shows a count of %i below min=%i', async (count, min) => {
+    service.count = count;
+    const el = await widget(`min="${min}"`);
+    expect(showsFallback(el)).toBe(true);
+    expect(shownText(el)).toBeNull();
+    expect(el.count).toBe(count);
+  });
+
+  it('refuses min="0": "0 people" never appears', async () => {
+    service.count = 0;
+    const el = await widget('min="0"');
+    expect(shownText(el)).toBeNull();
+  });
+
+  it('is unavailable, warns and fires a config error without a website-id', async () => {
+    const errors: LiveVisitorsErrorDetail[] = [];
+    document.addEventListener('live-visitors-error', (event) => errors.push(event.detail), { once: true });
+    const el = await fixture<LiveVisitors>(html`<live-visitors api-base="https://a.example"></live-visitors>`);
+    await settle(el);
+    expect(el.getAttribute('state')).toBe('unavailable');
+    expect(errors).toEqual([expect.objectContaining({ kind: 'config', status: null })]);
+    expect(errors[0]!.message).toContain('website-id');
+    expect(tab.warnings.join()).toContain('website-id');
+    expect(service.requests).toHaveLength(0);
+  });
+
+  it('is unavailable after a 401, with a warning naming the token attribute', async () => {
+    service.reply = () => ({ status: 401, body: { error: 'Missing or invalid authorization header. Expected: Bearer <token>' } });
+    const el = await widget('token="wrong"');
+    expect(el.getAttribute('state')).toBe('unavailable');
+    expect(tab.warnings).toHaveLength(1);
+    expect(tab.warnings[0]).toContain('token attribute');
+  });
+});
+
+describe('failures over time', () => {
+  it('keeps the last count as stale while refreshes fail, then shows the fallback at max-age, on time', async () => {
+    const el = await widget('max-age="300"');
+    const fetchedAt = Date.now();
+    service.reply = () => ({ status: 503, raw: '<html>down</html>', headers: { 'content-type': 'text/html' } });
+    await settle(el, MINUTE);
+    expect(el.getAttribute('state')).toBe('stale');
+    expect(shownText(el)).toBe('23 people are browsing this shop right now');
+
+    await settle(el, fetchedAt + 300_000 - Date.now());
+    expect(el.getAttribute('state')).toBe('stale');
+    await settle(el, 2);
+    expect(el.getAttribute('state')).toBe('unavailable');
+    expect(showsFallback(el)).toBe(true);
+    expect(el.count).toBeNull();
+  });
+
+  it('recovers to live when the service answers again', async () => {
+    const el = await widget();
+    service.reply = () => 'network-error';
+    await settle(el, MINUTE);
+    expect(el.getAttribute('state')).toBe('stale');
+    service.reply = null;
+    service.count = 31;
+    await settle(el, 10 * MINUTE);
+    expect(el.getAttribute('state')).toBe('live');
+    expect(shownText(el)).toContain('31');
+  });
+});
+
+describe('events', () => {
+  it('fires a bubbling, composed update event for each new good report', async () => {
+    const updates: Array<{ detail: LiveVisitorsUpdateDetail; bubbles: boolean; composed: boolean }> = [];
+    const record = (event: CustomEvent<LiveVisitorsUpdateDetail>) => updates.push({ detail: event.detail, bubbles: event.bubbles, composed: event.composed });
+    document.addEventListener('live-visitors-update', record);
+    try {
+      const el = await widget();
+      service.count = 24;
+      await settle(el, MINUTE);
+      expect(updates.map(({ detail }) => detail.count)).toEqual([23, 24]);
+      expect(updates[0]).toEqual({ detail: { count: 23, websiteId, timestamp: expect.any(String) }, bubbles: true, composed: true });
+    } finally {
+      document.removeEventListener('live-visitors-update', record);
+    }
+  });
+
+  it('fires an error event with kind, status and message', async () => {
+    const el = await widget();
+    const errors: LiveVisitorsErrorDetail[] = [];
+    el.addEventListener('live-visitors-error', (event) => errors.push(event.detail));
+    service.reply = () => ({ status: 500, body: { error: 'boom' } });
+    await settle(el, MINUTE);
+    expect(errors).toEqual([{ kind: 'server', status: 500, message: expect.stringContaining('boom') }]);
+  });
+});
+
+describe('sharing and caching', () => {
+  it('twenty elements of one website send one request per interval', async () => {
+    const ids = Array.from({ length: 20 }, () => `<live-visitors website-id="${websiteId}" api-base="https://a.example"></live-visitors>`);
+    const host = await fixture<HTMLElement>(`<div>${ids.join('')}</div>`);
+    await settle(undefined, 10 * MINUTE - 1);
+    expect(service.requests).toHaveLength(10);
+    for (const el of host.querySelectorAll('live-visitors')) expect(el.count).toBe(23);
+  });
+
+  it('with a cached count, the first render already shows it (no request, no layout jump)', async () => {
+    const first = await widget();
+    first.remove();
+    await settle();
+    service.reply = () => 'hang';
+    const el = document.createElement('live-visitors');
+    el.setAttribute('website-id', websiteId);
+    el.setAttribute('api-base', 'https://a.example');
+    document.body.append(el);
+    await el.updateComplete;
+    expect(shownText(el)).toBe('23 people are browsing this shop right now');
+    expect(el.getAttribute('state')).toBe('live');
+    expect(service.requests).toHaveLength(1);
+    el.remove();
+  });
+
+  it('changing website-id moves the element to the other website\u2019s feed', async () => {
+    const el = await widget();
+    const other = freshWebsiteId();
+    el.websiteId = other;
+    await settle(el);
+    expect(service.requests.map((request) => new URL(request.url).searchParams.get('websiteId'))).toEqual([websiteId, other]);
+    expect(activeFeedCount()).toBe(1);
+  });
+
+  it('removing every element stops timers and listeners, over thousands of cycles', async () => {
+    const feedsBefore = activeFeedCount();
+    const container = document.createElement('div');
+    document.body.append(container);
+    for (let cycle = 0; cycle < 2000; cycle += 1) {
+      const el = document.createElement('live-visitors');
+      el.setAttribute('website-id', websiteId);
+      el.setAttribute('api-base', 'https://a.example');
+      container.append(el);
+      await el.updateComplete;
+      el.remove();
+    }
+    await settle();
+    container.remove();
+    expect(activeFeedCount()).toBe(feedsBefore);
+    expect(tab.listenerCount()).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(service.requests.length).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('definition and accessibility', () => {
+  it('a second definition (two script tags) does not throw', async () => {
+    vi.resetModules();
+    await expect(import('../src/define.js')).resolves.toBeDefined();
+    expect(customElements.get('live-visitors')).toBeDefined();
+  });
+
+  it.each([
+    ['live', () => {}],
+    ['loading', () => (service.reply = () => 'hang')],
+    ['unavailable', () => (service.reply = () => ({ status: 404, body: { error: 'Website not found' } }))],
+  ])('passes an axe audit when %s', async (state, arrange) => {
+    arrange();
+    const el = await widget();
+    expect(el.getAttribute('state')).toBe(state);
+    vi.useRealTimers();
+    await chaiExpect(el).to.be.accessible();
+  });
+});
