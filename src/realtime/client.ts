@@ -25,7 +25,7 @@ export function realtimeUrl(apiBase: string, websiteId: string): string {
 export async function fetchRealtimeReport(request: RealtimeRequest): Promise<RealtimeReport> {
   const { apiBase, websiteId, token, signal, env = environment(), timeoutMs = REQUEST_TIMEOUT_MS } = request;
   const url = realtimeUrl(apiBase, websiteId);
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = {};
   if (token) headers.Authorization = `Bearer ${token}`;
 
   const attempt = new AbortController();
@@ -53,7 +53,7 @@ export async function fetchRealtimeReport(request: RealtimeRequest): Promise<Rea
     const body = await response.text().catch((cause: unknown) => {
       throw transportError(cause, url, timedOut, timeoutMs, signal);
     });
-    if (!response.ok) throw statusError(response, body, { url, websiteId, apiBase, now: env.now() });
+    if (!response.ok) throw statusError(response, body, { url, websiteId, now: env.now() });
 
     let json: unknown;
     try {
@@ -79,68 +79,40 @@ function transportError(
 ): unknown {
   // Our caller cancelled: not a failure of the service, so pass the abort through untouched.
   if (signal?.aborted) return cause;
-  if (timedOut) {
-    return new RealtimeError({
-      kind: 'timeout',
-      message: `No answer from ${url} within ${timeoutMs / 1000} s. The service is slow or unreachable; the widget retries with backoff.`,
-    });
-  }
-  return new RealtimeError({
-    kind: 'network',
-    message: `Could not reach ${url} (offline, DNS, or blocked by CORS). Check the api-base attribute and that the service allows requests from this origin.`,
-  });
+  return timedOut
+    ? new RealtimeError({ kind: 'timeout', message: `No answer from ${url} within ${timeoutMs / 1000} s; retrying with backoff.` })
+    : new RealtimeError({ kind: 'network', message: `Could not reach ${url} (offline, or blocked by CORS): check api-base.` });
 }
 
 function invalid(url: string, reason: string, status: number): RealtimeError {
-  return new RealtimeError({
-    kind: 'invalid-response',
-    status,
-    message: `The answer from ${url} is not a valid realtime report: ${reason}. Check that api-base points at the realtime service or a live-visitors relay.`,
-  });
+  return new RealtimeError({ kind: 'invalid-response', status, message: `Invalid answer from ${url}: ${reason}. Check api-base.` });
 }
 
 interface StatusContext {
   url: string;
   websiteId: string;
-  apiBase: string;
   now: number;
 }
 
-function statusError(response: Response, body: string, context: StatusContext): RealtimeError {
+/** Status → error kind and the attribute that fixes it (configuration errors), or the policy. */
+function statusError(response: Response, body: string, { url, websiteId, now }: StatusContext): RealtimeError {
   const { status } = response;
   const said = serverMessage(response, body);
-  const quoted = said ? `: "${said}"` : '';
-  const make = (kind: RealtimeErrorKind, message: string, retryAfterMs: number | null = null) =>
-    new RealtimeError({ kind, status, message, retryAfterMs });
+  const prefix = `${status}${said ? ` "${said}"` : ''} from ${url}`;
+  const make = (kind: RealtimeErrorKind, advice: string, retryAfterMs: number | null = null) =>
+    new RealtimeError({ kind, status, message: `${prefix}: ${advice}`, retryAfterMs });
 
-  switch (status) {
-    case 401:
-    case 403:
-      return make(
-        'unauthorized',
-        `The service refused the request (${status}${quoted}). Set the token attribute to the API token of website "${context.websiteId}" from the analytics dashboard, or remove it when api-base points at a relay that holds the token.`,
-      );
-    case 400:
-      return make('bad-request', `The service rejected the request (400${quoted}). Set the website-id attribute to your website's identifier.`);
-    case 404:
-      return make(
-        'not-found',
-        `The service at ${context.apiBase} knows no website "${context.websiteId}" (404${quoted}). Check the website-id attribute, and api-base if you use a relay.`,
-      );
-    case 429: {
-      const retryAfterMs = parseRetryAfter(response.headers, context.now);
-      const wait = retryAfterMs === null ? '' : ` It asked to wait ${Math.ceil(retryAfterMs / 1000)} s.`;
-      return make(
-        'rate-limited',
-        `The plan's hourly request limit is used up (429${quoted}).${wait} Raise the interval attribute, or serve shoppers through a relay that holds the token.`,
-        retryAfterMs,
-      );
-    }
+  if (status === 401 || status === 403) {
+    return make('unauthorized', `set the token attribute to the API token of website "${websiteId}" (or remove it when api-base is a relay).`);
   }
-  if (status >= 500) {
-    return make('server', `The service failed (${status}${quoted}). The widget keeps the last count and retries with backoff.`);
+  if (status === 400) return make('bad-request', 'set the website-id attribute.');
+  if (status === 404) return make('not-found', `no website "${websiteId}" there: check website-id and api-base.`);
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(response.headers, now);
+    return make('rate-limited', 'hourly plan limit reached. Raise interval, or serve shoppers through a relay.', retryAfterMs);
   }
-  return make('invalid-response', `Unexpected status ${status} from ${context.url}${quoted}. Check the api-base attribute.`);
+  if (status >= 500) return make('server', 'the service failed; showing the last count, retrying with backoff.');
+  return make('invalid-response', 'unexpected status; check api-base.');
 }
 
 /** The service's own words, when it sent some as JSON `{error}`/`{message}` or short plain text. */
