@@ -1,0 +1,16 @@
+// The size floor: a bare Lit element (one property, a style, a template), built by the same config as ours.
+import { LitElement, css, html } from 'lit';
+
+class BareElement extends LitElement {
+  static override styles = css`
+    :host {
+      display: inline;
+    }
+  `;
+  static override properties = { label: {} };
+  declare label: string;
+  override render() {
+    return html`<span>${this.label}</span>`;
+  }
+}
+customElements.define('bare-element', BareElement);
