@@ -1,4 +1,4 @@
-import FakeTimers from '@sinonjs/fake-timers';
+import * as FakeTimers from '@sinonjs/fake-timers';
 import { printTable, ratio } from './table.js';
 
 const MINUTE = 60_000;
@@ -24,7 +24,7 @@ const SCENARIOS: Scenario[] = [
 let requests = 0;
 let websiteCounter = 0;
 
-async function countRequests(tag: string, scenario: Scenario, clock: FakeTimers.InstalledClock): Promise<number> {
+async function countRequests(tag: string, scenario: Scenario, clock: ReturnType<typeof FakeTimers.install>): Promise<number> {
   requests = 0;
   localStorage.clear();
   const websiteId = `bench-${(websiteCounter += 1)}`;
