@@ -106,7 +106,7 @@ function statusError(response: Response, body: string, { url, websiteId, now }: 
     return make('unauthorized', `set the token attribute to the API token of website "${websiteId}" (or remove it when api-base is a relay).`);
   }
   if (status === 400) return make('bad-request', 'set the website-id attribute.');
-  if (status === 404) return make('not-found', `no website "${websiteId}" there: check website-id and api-base.`);
+  if (status === 404) return make('not-found', `no website "${websiteId}" there: check the website-id attribute (and api-base).`);
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(response.headers, now);
     return make('rate-limited', 'hourly plan limit reached. Raise interval, or serve shoppers through a relay.', retryAfterMs);
