@@ -12,16 +12,12 @@ export const styles = css`
     display: none;
   }
 
-  .base {
-    display: inline-flex;
-    align-items: baseline;
-    gap: var(--live-visitors-gap, 0.5em);
-  }
-
+  /* Inline layout: a long sentence wraps like the page's text, with the dot on its first line. */
   .indicator {
+    display: inline-block;
     position: relative;
-    flex: none;
-    align-self: center;
+    vertical-align: 0.1em;
+    margin-inline-end: var(--live-visitors-gap, 0.5em);
     width: 0.5em;
     height: 0.5em;
     border-radius: 50%;

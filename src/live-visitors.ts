@@ -10,7 +10,7 @@ import { VisitorsController } from './visitors-controller.js';
  *
  * @slot fallback - Shown whenever no count is shown (loading without a cached count, below `min`, unavailable). Empty by default: the element then takes no space.
  *
- * @csspart base - The wrapper of the indicator and the text.
+ * @csspart base - The wrapper of the indicator and the text (inline, so a long sentence wraps like the page's text).
  * @csspart indicator - The decorative pulsing "live" dot (hidden from assistive technology).
  * @csspart text - The sentence.
  * @csspart count - The formatted number inside the sentence.

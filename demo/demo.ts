@@ -1,0 +1,134 @@
+import '../src/define.js';
+import { clearFault, countRealtimeRequests, type FaultRequest, nudgeTraffic, setFault } from './emulator-controls.js';
+
+const widget = document.querySelector('live-visitors')!;
+const form = document.querySelector<HTMLFormElement>('#settings')!;
+const preview = document.querySelector<HTMLElement>('.layout')!;
+const byId = (id: string) => document.getElementById(id)!;
+
+const ATTRIBUTES = ['website-id', 'token', 'interval', 'min', 'max-age', 'text', 'text-one', 'lang'] as const;
+const THEMES = ['default', 'subtle', 'badge', 'serif'];
+
+/** What a shopper sees in each scenario, in plain words. */
+const SCENARIOS: Record<string, { note: string; fault?: FaultRequest; override?: Record<string, string>; offline?: boolean }> = {
+  normal: { note: 'Shoppers see the live count of people on the shop, refreshed every interval.' },
+  down: {
+    fault: { kind: 'server-error' },
+    note: 'The service answers 500. Shoppers keep seeing the last count until max-age (10 minutes by default), then the fallback line. The widget retries with growing pauses, so a sick service is not hammered.',
+  },
+  slow: {
+    fault: { kind: 'slow', delaySeconds: 8 },
+    note: 'Answers take 8 seconds. Shoppers keep seeing the last count meanwhile; nothing flickers or jumps.',
+  },
+  'rate-limited': {
+    fault: { kind: 'rate-limited', retryAfterSeconds: 120 },
+    note: 'The plan’s hourly limit is used up (429). The widget waits as long as the service asks and keeps the last count meanwhile. A relay avoids this: one request a minute for all shoppers.',
+  },
+  'wrong-token': {
+    override: { token: 'not-the-right-token' },
+    note: 'The service refuses the token (401). Shoppers see the fallback line, never an error; the console says once which attribute to fix.',
+  },
+  'unknown-website': {
+    override: { 'website-id': 'no-such-shop' },
+    note: 'No such website (404). Shoppers see the fallback line; the console names the website-id attribute.',
+  },
+  offline: {
+    fault: { kind: 'reset' },
+    offline: true,
+    note: 'The shopper’s connection dropped. No requests are sent; the last count stays until max-age. When the connection returns, the widget refreshes at once.',
+  },
+};
+
+function settings(): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const name of ATTRIBUTES) {
+    const field = form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement;
+    values[name] = field.value.trim();
+  }
+  return values;
+}
+
+function applySettings(overrides: Record<string, string> = {}): void {
+  const values = { ...settings(), ...overrides };
+  for (const name of ATTRIBUTES) {
+    if (values[name]) widget.setAttribute(name, values[name]);
+    else widget.removeAttribute(name);
+  }
+  const theme = (form.elements.namedItem('theme') as HTMLSelectElement).value;
+  preview.classList.remove(...THEMES.map((name) => `theme-${name}`));
+  preview.classList.add(`theme-${theme}`);
+  renderSnippet(settings());
+}
+
+function renderSnippet(values: Record<string, string>): void {
+  const defaults: Record<string, string> = { interval: '60', min: '1', 'max-age': '600' };
+  const attributes = ATTRIBUTES.filter((name) => values[name] && values[name] !== defaults[name])
+    .map((name) => ` ${name}="${values[name]!.replaceAll('&', '&amp;').replaceAll('"', '&quot;')}"`)
+    .join('');
+  byId('snippet').textContent =
+    `<script type="module" src="https://your-cdn.example/live-visitors.js"></script>\n` +
+    `<live-visitors${attributes} api-base="https://analytics.example.com"></live-visitors>`;
+}
+
+let offline = false;
+
+async function chooseScenario(name: string): Promise<void> {
+  const scenario = SCENARIOS[name]!;
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-scenario]')) {
+    button.setAttribute('aria-pressed', String(button.dataset.scenario === name));
+  }
+  byId('scenario-note').textContent = scenario.note;
+  await (scenario.fault ? setFault(scenario.fault) : clearFault());
+  applySettings(scenario.override);
+  // The browser's own offline/online events are what the widget listens to.
+  if (scenario.offline !== offline) {
+    offline = Boolean(scenario.offline);
+    window.dispatchEvent(new Event(offline ? 'offline' : 'online'));
+  }
+  if (!offline) widget.refresh();
+}
+
+function log(text: string): void {
+  const item = document.createElement('li');
+  item.textContent = `${new Date().toLocaleTimeString()} ${text}`;
+  const list = byId('log');
+  list.prepend(item);
+  while (list.children.length > 30) list.lastElementChild!.remove();
+}
+
+function showStatus(): void {
+  byId('state').textContent = widget.state;
+  byId('count').textContent = widget.count === null ? '–' : String(widget.count);
+}
+
+form.addEventListener('input', () => applySettings());
+form.addEventListener('submit', (event) => event.preventDefault());
+for (const button of document.querySelectorAll<HTMLButtonElement>('[data-scenario]')) {
+  button.addEventListener('click', () => void chooseScenario(button.dataset.scenario!));
+}
+for (const button of document.querySelectorAll<HTMLButtonElement>('[data-traffic]')) {
+  button.addEventListener('click', async () => {
+    const target = await nudgeTraffic(settings()['website-id'] || 'demo-shop', Number(button.dataset.traffic));
+    byId('traffic-note').textContent = `About ${target} simulated shoppers now; the widget shows it at its next poll.`;
+  });
+}
+byId('copy').addEventListener('click', async () => {
+  await navigator.clipboard?.writeText(byId('snippet').textContent ?? '').catch(() => {});
+  byId('copied').textContent = 'Copied.';
+  setTimeout(() => (byId('copied').textContent = ''), 2000);
+});
+
+widget.addEventListener('live-visitors-update', (event) => {
+  log(`update: ${event.detail.count} visitors`);
+  showStatus();
+});
+widget.addEventListener('live-visitors-error', (event) => {
+  log(`error (${event.detail.kind}): ${event.detail.message}`);
+  showStatus();
+});
+new MutationObserver(showStatus).observe(widget, { attributes: true, attributeFilter: ['state'] });
+countRealtimeRequests((count) => (byId('requests').textContent = String(count)));
+
+applySettings();
+byId('scenario-note').textContent = SCENARIOS.normal!.note;
+void clearFault().catch(() => {});
