@@ -33,10 +33,14 @@ export function resolveLocale(lang: string | null | undefined): string {
   }
 }
 
+/** The locale whose grammar the built-in texts follow: the page's, or English when we have no texts for it. */
+function textLocale(locale: string): string {
+  return locale.split('-')[0]!.toLowerCase() in MESSAGES ? locale : DEFAULT_LANGUAGE;
+}
+
 /** The built-in texts for a locale's language (`de-CH` → `de`), English when we have none. */
 export function builtInTemplates(locale: string): PluralTemplates {
-  const language = locale.split('-')[0]!.toLowerCase();
-  return MESSAGES[language] ?? MESSAGES[DEFAULT_LANGUAGE]!;
+  return MESSAGES[textLocale(locale).split('-')[0]!.toLowerCase()]!;
 }
 
 /**
@@ -45,12 +49,11 @@ export function builtInTemplates(locale: string): PluralTemplates {
  * missing from either falls back to its `other` form.
  */
 export function formatMessage(count: number, locale: string, custom: Partial<PluralTemplates>): string[] {
-  const category = new Intl.PluralRules(locale).select(count);
-  const builtIn = builtInTemplates(locale);
   const hasCustom = Object.values(custom).some(Boolean);
-  const template = hasCustom
-    ? custom[category] || custom.other || builtIn[category] || builtIn.other
-    : builtIn[category] || builtIn.other;
+  // Custom texts are written in the page's language; built-in ones may be English fallbacks, with English plurals.
+  const category = new Intl.PluralRules(hasCustom ? locale : textLocale(locale)).select(count);
+  const builtIn = builtInTemplates(locale);
+  const template = (hasCustom && (custom[category] || custom.other)) || builtIn[category] || builtIn.other;
   const formatted = new Intl.NumberFormat(locale).format(count);
   return template.split('{count}').flatMap((text, index) => (index === 0 ? [text] : [formatted, text]));
 }

@@ -4,7 +4,7 @@ import type { RealtimeErrorKind } from './errors.js';
 export const MAX_BACKOFF_MS = 10 * 60_000;
 /** Wait after a 429 that did not say how long to wait. */
 export const DEFAULT_RATE_LIMIT_WAIT_MS = 5 * 60_000;
-/** Plan limits are hourly: no 429 asks for a longer wait than that. */
+/** Plan limits are hourly: no 429 needs a longer wait than that (unless the interval is longer). */
 const MAX_RATE_LIMIT_WAIT_MS = 60 * 60_000;
 
 export interface FailedAttempt {
@@ -23,9 +23,10 @@ export function retryDelay(attempt: FailedAttempt, failures: number, intervalMs:
   if (attempt.kind === 'rate-limited') {
     const asked = attempt.retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
     // The service said when: honour it, plus a little spread so every tab does not return at once.
-    return Math.min(MAX_RATE_LIMIT_WAIT_MS, Math.max(intervalMs, asked) * (1 + 0.1 * random));
+    const ceiling = Math.max(MAX_RATE_LIMIT_WAIT_MS, intervalMs);
+    return Math.min(ceiling, Math.max(intervalMs, asked) * (1 + 0.1 * random));
   }
   const cap = Math.max(MAX_BACKOFF_MS, intervalMs);
   const step = Math.min(cap, intervalMs * 2 ** Math.max(1, failures));
-  return step * (1 - 0.25 * random);
+  return Math.max(intervalMs, step * (1 - 0.25 * random));
 }

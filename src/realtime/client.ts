@@ -53,7 +53,7 @@ export async function fetchRealtimeReport(request: RealtimeRequest): Promise<Rea
     const body = await response.text().catch((cause: unknown) => {
       throw transportError(cause, url, timedOut, timeoutMs, signal);
     });
-    if (!response.ok) throw statusError(response, body, { url, websiteId, now: env.now() });
+    if (!response.ok) throw statusError(response, body, { url, websiteId, token, now: env.now() });
 
     let json: unknown;
     try {
@@ -91,13 +91,15 @@ function invalid(url: string, reason: string, status: number): RealtimeError {
 interface StatusContext {
   url: string;
   websiteId: string;
+  token: string | undefined;
   now: number;
 }
 
 /** Status → error kind and the attribute that fixes it (configuration errors), or the policy. */
-function statusError(response: Response, body: string, { url, websiteId, now }: StatusContext): RealtimeError {
+function statusError(response: Response, body: string, { url, websiteId, token, now }: StatusContext): RealtimeError {
   const { status } = response;
-  const said = serverMessage(response, body);
+  // A server that echoes the token must not get it into the console or an event.
+  const said = token ? serverMessage(response, body)?.replaceAll(token, '[token]') : serverMessage(response, body);
   const prefix = `${status}${said ? ` "${said}"` : ''} from ${url}`;
   const make = (kind: RealtimeErrorKind, advice: string, retryAfterMs: number | null = null) =>
     new RealtimeError({ kind, status, message: `${prefix}: ${advice}`, retryAfterMs });
@@ -134,7 +136,7 @@ function serverMessage(response: Response, body: string): string | null {
   }
   if (typeof text !== 'string') return null;
   // eslint-disable-next-line no-control-regex
-  const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
   if (!clean) return null;
   return clean.length > SERVER_MESSAGE_MAX_LENGTH ? `${clean.slice(0, SERVER_MESSAGE_MAX_LENGTH)}…` : clean;
 }
@@ -144,6 +146,8 @@ export function parseRetryAfter(headers: Headers, now: number): number | null {
   const value = headers.get('retry-after')?.trim();
   if (!value) return null;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // Only an IMF-fixdate ("Wed, 21 Oct 2026 07:28:00 GMT"): Date.parse reads "-5" or "1.5" as dates.
+  if (!/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value)) return null;
   const at = Date.parse(value);
   if (Number.isNaN(at)) return null;
   const serverNow = Date.parse(headers.get('date') ?? '');
