@@ -1,7 +1,7 @@
 import { html, LitElement, nothing } from 'lit';
 import { resolveConfig } from './config.js';
 import { styles } from './live-visitors.styles.js';
-import { formatMessage, resolveLocale, type PluralTemplates } from './messages.js';
+import { formatMessage, resolveLocale, type CustomTemplates } from './messages.js';
 import { UNAVAILABLE, type WidgetState, type WidgetView } from './view-state.js';
 import { VisitorsController } from './visitors-controller.js';
 
@@ -128,13 +128,9 @@ export class LiveVisitors extends LitElement {
     return resolveLocale(this.lang || this.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang);
   }
 
-  #customTemplates(): Partial<PluralTemplates> {
-    const templates: Partial<PluralTemplates> = {};
-    if (this.text) templates.other = this.text;
-    if (this.textOne) templates.one = this.textOne;
-    if (this.textTwo) templates.two = this.textTwo;
-    if (this.textFew) templates.few = this.textFew;
-    if (this.textMany) templates.many = this.textMany;
-    return templates;
+  #customTemplates(): CustomTemplates {
+    const { text, textOne, textTwo, textFew, textMany } = this;
+    return { other: text, one: textOne, two: textTwo, few: textFew, many: textMany };
   }
+
 }

@@ -4,6 +4,8 @@
  * `{count}` stands for the formatted number.
  */
 export type PluralTemplates = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+/** Templates from the element's attributes; any of them may be unset. */
+export type CustomTemplates = Partial<Record<Intl.LDMLPluralRule, string | null | undefined>>;
 
 const MESSAGES: Record<string, PluralTemplates> = {
   en: { one: '{count} person is browsing this shop right now', other: '{count} people are browsing this shop right now' },
@@ -48,7 +50,7 @@ export function builtInTemplates(locale: string): PluralTemplates {
  * `['', '23', ' people are browsing…']`. Custom templates win over built-in ones; a plural form
  * missing from either falls back to its `other` form.
  */
-export function formatMessage(count: number, locale: string, custom: Partial<PluralTemplates>): string[] {
+export function formatMessage(count: number, locale: string, custom: CustomTemplates): string[] {
   const hasCustom = Object.values(custom).some(Boolean);
   // Custom texts are written in the page's language; built-in ones may be English fallbacks, with English plurals.
   const category = new Intl.PluralRules(hasCustom ? locale : textLocale(locale)).select(count);

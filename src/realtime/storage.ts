@@ -43,32 +43,22 @@ export class FeedStore {
   }
 
   read(): FeedRecord | null {
-    return readRecord(this.#env, this.key, this.#websiteId);
+    let stored: string | null | undefined;
+    try {
+      stored = this.#env.storage()?.getItem(this.key);
+    } catch {
+      // Blocked storage: fall back to this page's memory.
+    }
+    return (stored && parseRecord(stored, this.#websiteId)) || memory.get(this.key) || null;
   }
 
   write(record: FeedRecord): void {
-    writeRecord(this.#env, this.key, record);
-  }
-}
-
-function readRecord(env: Environment, key: string, websiteId: string): FeedRecord | null {
-  let stored: string | null = null;
-  try {
-    stored = env.storage()?.getItem(key) ?? null;
-  } catch {
-    // Blocked storage: fall back to this page's memory.
-  }
-  if (stored === null) return memory.get(key) ?? null;
-  const record = parseRecord(stored, websiteId);
-  return record ?? memory.get(key) ?? null;
-}
-
-function writeRecord(env: Environment, key: string, record: FeedRecord): void {
-  memory.set(key, record);
-  try {
-    env.storage()?.setItem(key, JSON.stringify(record));
-  } catch {
-    // Quota or privacy mode: this tab keeps working from memory.
+    memory.set(this.key, record);
+    try {
+      this.#env.storage()?.setItem(this.key, JSON.stringify(record));
+    } catch {
+      // Quota or privacy mode: this tab keeps working from memory.
+    }
   }
 }
 
