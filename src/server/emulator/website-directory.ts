@@ -16,10 +16,6 @@ export class WebsiteDirectory {
     }
   }
 
-  get websites(): readonly WebsiteConfig[] {
-    return [...this.#byId.values()].map((known) => known.website);
-  }
-
   findById(websiteId: string): WebsiteConfig | undefined {
     return this.#byId.get(websiteId)?.website;
   }
