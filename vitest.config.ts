@@ -1,17 +1,44 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two suites in one `npm test`:
+ * - `unit`: happy-dom, fake timers, stubbed fetch; also the server code over real loopback HTTP;
+ * - `browser`: headless Chromium (the system's, never downloaded) driven by Playwright against
+ *   the built bundle and the emulator, for what happy-dom cannot prove.
+ */
 export default defineConfig({
   resolve: {
     // @esm-bundle/chai's package "main" points at a file it does not ship.
     alias: { '@esm-bundle/chai': '@esm-bundle/chai/esm/chai.js' },
   },
   test: {
-    environment: 'happy-dom',
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/browser/**'],
-    server: { deps: { inline: [/@open-wc\//, 'chai-a11y-axe'] } },
     restoreMocks: true,
     unstubGlobals: true,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          environment: 'happy-dom',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/browser/**'],
+          server: { deps: { inline: [/@open-wc\//, 'chai-a11y-axe'] } },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          environment: 'node',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/browser/support/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+          // One Chromium at a time: these machines have two cores.
+          fileParallelism: false,
+        },
+      },
+    ],
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],

@@ -1,0 +1,40 @@
+import { readFile } from 'node:fs/promises';
+import { serve } from 'srvx';
+
+export interface StaticSite {
+  /** Origin without a trailing slash. */
+  url: string;
+  /** Adds or replaces a page (or any file) at `path`. */
+  put(path: string, body: string, type?: string): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the built `dist/live-visitors.js` and pages the tests write, on 127.0.0.1, as a shop's
+ * web server would: the pages are plain HTML, the widget comes from one script tag.
+ */
+export async function startStaticSite(): Promise<StaticSite> {
+  const files = new Map<string, { body: string; type: string }>();
+  const bundle = await readFile(new URL('../../../dist/live-visitors.js', import.meta.url), 'utf8');
+  files.set('/live-visitors.js', { body: bundle, type: 'text/javascript' });
+  const server = serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    silent: true,
+    gracefulShutdown: false,
+    fetch(request) {
+      const file = files.get(new URL(request.url).pathname);
+      if (!file) return new Response('Not found', { status: 404 });
+      return new Response(file.body, { headers: { 'content-type': `${file.type}; charset=utf-8`, 'cache-control': 'no-store' } });
+    },
+  });
+  await server.ready();
+  const url = server.url!.replace(/\/$/, '');
+  return {
+    url,
+    put(path, body, type = 'text/html') {
+      files.set(path, { body, type });
+    },
+    close: () => server.close(true),
+  };
+}
