@@ -1,0 +1,66 @@
+import { describe, expect, it, vi } from 'vitest';
+import { browserEnvironment as env, environment, setEnvironment } from '../src/realtime/environment.js';
+
+describe('the browser environment', () => {
+  it('reports visibility changes until unsubscribed', () => {
+    const listener = vi.fn();
+    const stop = env.onVisibilityChange(listener);
+    document.dispatchEvent(new Event('visibilitychange'));
+    stop();
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(env.isVisible()).toBe(document.visibilityState !== 'hidden');
+  });
+
+  it('reports going offline and online until unsubscribed', () => {
+    const seen: boolean[] = [];
+    const stop = env.onConnectivityChange((online) => seen.push(online));
+    window.dispatchEvent(new Event('offline'));
+    window.dispatchEvent(new Event('online'));
+    stop();
+    window.dispatchEvent(new Event('offline'));
+    expect(seen).toEqual([false, true]);
+  });
+
+  it('reports which storage key another tab changed', () => {
+    const keys: Array<string | null> = [];
+    const stop = env.onStorage((key) => keys.push(key));
+    window.dispatchEvent(new StorageEvent('storage', { key: 'live-visitors:x' }));
+    window.dispatchEvent(new StorageEvent('storage', { key: null }));
+    stop();
+    window.dispatchEvent(new StorageEvent('storage', { key: 'after' }));
+    expect(keys).toEqual(['live-visitors:x', null]);
+  });
+
+  it('gives no storage where reading localStorage throws (blocked by the browser)', () => {
+    expect(env.storage()).toBe(window.localStorage);
+    vi.spyOn(window, 'localStorage', 'get').mockImplementation(() => {
+      throw new DOMException('denied', 'SecurityError');
+    });
+    expect(env.storage()).toBeUndefined();
+  });
+
+  it('looks globals up when called, so fakes installed later are used', async () => {
+    const fetch = vi.fn(async () => new Response('{}'));
+    vi.stubGlobal('fetch', fetch);
+    await env.fetch('https://a.example/x', {});
+    expect(fetch).toHaveBeenCalledWith('https://a.example/x', {});
+    vi.useFakeTimers({ now: 1234 });
+    const callback = vi.fn();
+    const handle = env.setTimeout(callback, 10);
+    env.clearTimeout(handle);
+    vi.advanceTimersByTime(20);
+    expect(callback).not.toHaveBeenCalled();
+    expect(env.now()).toBe(1234 + 20);
+    vi.useRealTimers();
+  });
+
+  it('can be replaced in part, and restored', () => {
+    const warn = vi.fn();
+    const restore = setEnvironment({ warn });
+    environment().warn('hello');
+    restore();
+    expect(warn).toHaveBeenCalledWith('hello');
+    expect(environment()).toBe(env);
+  });
+});
