@@ -35,6 +35,11 @@ export class VisitorsController implements ReactiveController {
     this.#host.requestUpdate();
   }
 
+  hostUpdated(): void {
+    // After every render, so a changed max-age moves the switch to `unavailable` too.
+    this.#scheduleExpiry();
+  }
+
   hostDisconnected(): void {
     this.#unsubscribe?.();
     this.#unsubscribe = null;
@@ -54,6 +59,7 @@ export class VisitorsController implements ReactiveController {
     this.#subscription = subscription;
     this.#snapshot = null;
     this.#announcedReport = null;
+    this.#announcedFailure = null;
     if (!result.ok) {
       this.#reportConfigError(result.message);
       return;
@@ -75,7 +81,6 @@ export class VisitorsController implements ReactiveController {
 
   #receive(snapshot: FeedSnapshot): void {
     this.#snapshot = snapshot;
-    this.#scheduleExpiry();
     this.#host.requestUpdate();
     const { report, failure } = snapshot;
     if (report && report !== this.#announcedReport && this.view().report === report) {
@@ -106,7 +111,7 @@ export class VisitorsController implements ReactiveController {
   #scheduleExpiry(): void {
     this.#clearExpiry();
     const { expiresAt } = this.view();
-    if (expiresAt === null) return;
+    if (expiresAt === null || !this.#host.isConnected) return;
     const env = environment();
     this.#expiryTimer = env.setTimeout(() => {
       this.#expiryTimer = null;

@@ -180,6 +180,21 @@ describe('failures over time', () => {
     expect(el.count).toBeNull();
   });
 
+  it('a max-age raised while stale moves the switch to unavailable with it', async () => {
+    const el = await widget('max-age="300"');
+    const fetchedAt = Date.now();
+    service.reply = () => ({ status: 500 });
+    await settle(el, MINUTE);
+    // Hidden: no more polls, so only the element's own timer can make the switch.
+    tab.setVisible(false);
+    el.maxAge = 900;
+    await settle(el);
+    await settle(el, fetchedAt + 300_000 + 10 - Date.now());
+    expect(el.getAttribute('state')).toBe('stale');
+    await settle(el, fetchedAt + 900_000 + 2 - Date.now());
+    expect(el.getAttribute('state')).toBe('unavailable');
+  });
+
   it('recovers to live when the service answers again', async () => {
     const el = await widget();
     service.reply = () => 'network-error';
