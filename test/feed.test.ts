@@ -306,6 +306,13 @@ describe('failures', () => {
     expect(page.latest()).toMatchObject({ stopped: false, failure: null, report: { currentVisitors: 23 } });
   });
 
+  it('a failing service with a day-long interval is asked once, not in a loop', async () => {
+    service.reply = () => ({ status: 500 });
+    watch(browser.openTab(), { intervalMs: 24 * HOUR });
+    await elapse(HOUR);
+    expect(service.requests).toHaveLength(1);
+  });
+
   it('keeps the last good report beside the failure', async () => {
     const page = watch(browser.openTab());
     await elapse(0);

@@ -137,7 +137,7 @@ export class VisitorFeed {
   #dueAt(): number {
     const { fetchedAt, retryAt } = this.#record;
     const now = this.#env.now();
-    if (retryAt !== null) return retryAt > now + MAX_PLAUSIBLE_WAIT_MS ? now : retryAt;
+    if (retryAt !== null) return retryAt > now + Math.max(MAX_PLAUSIBLE_WAIT_MS, 2 * this.intervalMs) ? now : retryAt;
     if (fetchedAt === null || fetchedAt > now + CLOCK_SKEW_TOLERANCE_MS) return now;
     return fetchedAt + this.intervalMs;
   }
@@ -241,7 +241,7 @@ export class VisitorFeed {
   }
 }
 
-/** A retry time further ahead than any wait we set means the clock jumped back. */
+/** A retry time further ahead than any wait we set (or two intervals) means the clock jumped back. */
 const MAX_PLAUSIBLE_WAIT_MS = 2 * 60 * 60_000;
 
 const feeds = new Map<string, VisitorFeed>();
