@@ -1,0 +1,79 @@
+import { FastResponse } from 'srvx';
+import type { RelayConfig } from './config.js';
+import type { CachedAnswer } from './website-cache.js';
+
+/**
+ * Every Response of the relay is built here, so the cross-cutting headers (content type,
+ * caching, CORS) cannot be forgotten by one path.
+ *
+ * `FastResponse` is srvx's per-runtime Response: on Node a lazy one that its adapter writes
+ * without building a full undici Response (about 50 times cheaper, which is most of the cost
+ * of a cached answer); on edge runtimes the native Response. It is a real `Response` either way.
+ */
+const Response = FastResponse;
+
+export interface AnswerContext {
+  /** CORS headers for the asking origin. */
+  readonly cors: Record<string, string>;
+  /** HEAD: the same headers, no body. */
+  readonly withoutBody: boolean;
+}
+
+const COMMON_HEADERS = { 'X-Content-Type-Options': 'nosniff' };
+
+/**
+ * `max-age`: seconds until the relay itself may have something newer, so a CDN in front
+ * refreshes exactly when the relay does. `stale-if-error` and `stale-while-revalidate`
+ * never let a cache serve the answer past `maxStale` in all.
+ */
+export function cacheControl(ageMs: number, refreshInMs: number, config: Pick<RelayConfig, 'interval' | 'maxStale'>): string {
+  const lifeLeft = Math.max(0, Math.floor((config.maxStale * 1000 - ageMs) / 1000));
+  const maxAge = Math.max(0, Math.min(lifeLeft, Math.floor(refreshInMs / 1000)));
+  const staleIfError = lifeLeft - maxAge;
+  const staleWhileRevalidate = Math.min(config.interval, staleIfError);
+  return `public, max-age=${maxAge}, stale-while-revalidate=${staleWhileRevalidate}, stale-if-error=${staleIfError}`;
+}
+
+export function reportAnswer(answer: CachedAnswer, cacheControlValue: string, context: AnswerContext): Response {
+  return new Response(context.withoutBody ? null : answer.body, {
+    status: 200,
+    headers: {
+      ...COMMON_HEADERS,
+      ...context.cors,
+      'Content-Type': 'application/json',
+      'Cache-Control': cacheControlValue,
+      ETag: answer.etag,
+    },
+  });
+}
+
+/** RFC 9110 §15.4.5: a 304 repeats the headers a 200 would have sent, except the body's. */
+export function notModifiedAnswer(answer: CachedAnswer, cacheControlValue: string, context: AnswerContext): Response {
+  return new Response(null, {
+    status: 304,
+    headers: { ...COMMON_HEADERS, ...context.cors, 'Cache-Control': cacheControlValue, ETag: answer.etag },
+  });
+}
+
+/** The error body shape of the service and the emulator: `{ "error": "<message>" }`. Never cached. */
+export function errorAnswer(status: number, message: string, context: AnswerContext, headers: Record<string, string> = {}): Response {
+  return new Response(context.withoutBody ? null : JSON.stringify({ error: message }), {
+    status,
+    headers: {
+      ...COMMON_HEADERS,
+      ...context.cors,
+      ...headers,
+      'Content-Type': 'application/json',
+      'Cache-Control': 'no-store',
+    },
+  });
+}
+
+export function preflightAnswer(headers: Record<string, string>): Response {
+  return new Response(null, { status: 204, headers: { ...COMMON_HEADERS, ...headers } });
+}
+
+/** `Retry-After` in whole seconds, at least 1 so a client never retries in a tight loop. */
+export function retryAfterSeconds(retryAtMs: number, nowMs: number): string {
+  return String(Math.max(1, Math.ceil((retryAtMs - nowMs) / 1000)));
+}

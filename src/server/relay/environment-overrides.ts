@@ -1,0 +1,68 @@
+import { isPlainObject, parseRelayConfig, RelayConfigError, type RelayConfig, type RelayConfigField } from './config.js';
+
+/** The variable that overrides each config field, for platforms that take settings and secrets as environment variables. */
+export const RELAY_ENVIRONMENT_VARIABLES = Object.freeze({
+  upstream: 'LIVE_VISITORS_UPSTREAM',
+  /** JSON, like the file's field: `[{"id":"my-shop","token":"…"}]`. */
+  websites: 'LIVE_VISITORS_WEBSITES',
+  /** Comma-separated origins, or a JSON array. */
+  allowOrigins: 'LIVE_VISITORS_ALLOW_ORIGINS',
+  interval: 'LIVE_VISITORS_INTERVAL',
+  maxStale: 'LIVE_VISITORS_MAX_STALE',
+  hourlyBudget: 'LIVE_VISITORS_HOURLY_BUDGET',
+} satisfies Record<RelayConfigField, string>);
+
+export type EnvironmentVariables = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Validates `input` (a config file's JSON, or `{}`) with every variable of
+ * `RELAY_ENVIRONMENT_VARIABLES` that is set (and not empty) taking precedence over the field it names.
+ * Errors name the variable a wrong value came from.
+ */
+export function parseRelayConfigWithEnvironment(input: unknown, env: EnvironmentVariables, source = 'config'): RelayConfig {
+  if (!isPlainObject(input)) return parseRelayConfig(input, { source });
+  const merged: Record<string, unknown> = { ...input };
+  const fieldSources: Partial<Record<RelayConfigField, string>> = {};
+  const issues: string[] = [];
+  for (const [field, name] of Object.entries(RELAY_ENVIRONMENT_VARIABLES) as Array<[RelayConfigField, string]>) {
+    const text = env[name]?.trim();
+    if (!text) continue;
+    fieldSources[field] = name;
+    const value = readVariable(field, name, text, issues);
+    if (value !== undefined) merged[field] = value;
+  }
+  if (issues.length > 0) throw new RelayConfigError(source, issues);
+  return parseRelayConfig(merged, { source, fieldSources });
+}
+
+/** The config from environment variables alone, for platforms without files. */
+export function relayConfigFromEnvironment(env: EnvironmentVariables): RelayConfig {
+  return parseRelayConfigWithEnvironment({}, env, 'environment');
+}
+
+function readVariable(field: RelayConfigField, name: string, text: string, issues: string[]): unknown {
+  switch (field) {
+    case 'upstream':
+      return text;
+    case 'websites':
+      return readJson(name, text, '[{"id":"my-shop","token":"…"}]', issues);
+    case 'allowOrigins':
+      return text.startsWith('[')
+        ? readJson(name, text, '["https://shop.example"]', issues)
+        : text.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+    default:
+      // Left as text when not a whole number, so the config check reports it with the usual words.
+      return /^\d{1,9}$/.test(text) ? Number(text) : text;
+  }
+}
+
+function readJson(name: string, text: string, example: string, issues: string[]): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    // Only the position: the parser's own message may quote the text, and this one holds tokens.
+    const position = /position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
+    issues.push(`${name} is not valid JSON${position ? ` (near character ${position})` : ''}; expected something like ${example}`);
+    return undefined;
+  }
+}

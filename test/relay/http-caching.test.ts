@@ -1,0 +1,99 @@
+// @vitest-environment node
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cacheControl } from '../../src/server/relay/answers.js';
+import { etagFor, matchesIfNoneMatch } from '../../src/server/relay/etag.js';
+import { SHOP, startRelayHarness, type RelayHarness } from './support/relay-harness.js';
+
+const query = `?websiteId=${SHOP.id}`;
+
+describe('cacheControl', () => {
+  const config = { interval: 60, maxStale: 600 };
+  it.each([
+    // age s, next refresh in s, expected
+    [0, 60, 'public, max-age=60, stale-while-revalidate=60, stale-if-error=540'],
+    [59.5, 0.5, 'public, max-age=0, stale-while-revalidate=60, stale-if-error=540'],
+    [20.2, 39.8, 'public, max-age=39, stale-while-revalidate=60, stale-if-error=540'],
+    // Stale while the service fails: fresh again no sooner than the next attempt, never past maxStale.
+    [60, 120, 'public, max-age=120, stale-while-revalidate=60, stale-if-error=420'],
+    [500, 3_000, 'public, max-age=100, stale-while-revalidate=0, stale-if-error=0'],
+    [570, 10, 'public, max-age=10, stale-while-revalidate=20, stale-if-error=20'],
+  ])('age %s s, refresh in %s s → %s', (ageSeconds, refreshInSeconds, expected) => {
+    expect(cacheControl(ageSeconds * 1000, refreshInSeconds * 1000, config)).toBe(expected);
+  });
+});
+
+describe('If-None-Match', () => {
+  it.each([
+    [null, false],
+    ['"abc"', true],
+    ['W/"abc"', true],
+    ['"x", "abc"', true],
+    ['"x",W/"abc"', true],
+    ['*', true],
+    ['"abcd"', false],
+    ['abc', false],
+    ['', false],
+  ])('%j matches "abc": %s', (header, expected) => {
+    expect(matchesIfNoneMatch(header, '"abc"')).toBe(expected);
+  });
+
+  it('gives different bodies different tags, and the same body the same tag', async () => {
+    const one = await etagFor('{"currentVisitors":1}');
+    expect(one).toMatch(/^"[0-9a-f]{16}"$/);
+    expect(await etagFor('{"currentVisitors":1}')).toBe(one);
+    expect(await etagFor('{"currentVisitors":2}')).not.toBe(one);
+  });
+});
+
+describe('HTTP caching of relay answers', () => {
+  let h: RelayHarness;
+  beforeAll(async () => {
+    h = await startRelayHarness();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.clock.advance(3_600_000));
+
+  it('lets a CDN keep an answer exactly until the relay refreshes, and never past maxStale', async () => {
+    const first = await h.get(query);
+    expect(first.headers.get('content-type')).toBe('application/json');
+    expect(first.headers.get('cache-control')).toBe('public, max-age=60, stale-while-revalidate=60, stale-if-error=540');
+    h.clock.advance(45_000);
+    expect((await h.get(query)).headers.get('cache-control')).toBe('public, max-age=15, stale-while-revalidate=60, stale-if-error=540');
+  });
+
+  it('answers 304 to a matching If-None-Match, with the same validators and no body; 200 once the data changed', async () => {
+    const first = await h.get(query);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[0-9a-f]{16}"$/);
+
+    h.clock.advance(10_000);
+    const unchanged = await h.get(query, { headers: { 'If-None-Match': etag, Origin: 'https://shop.example' } });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.text).toBe('');
+    expect(unchanged.headers.get('etag')).toBe(etag);
+    expect(unchanged.headers.get('cache-control')).toBe('public, max-age=50, stale-while-revalidate=60, stale-if-error=540');
+    expect(unchanged.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+    expect((await h.get(query, { headers: { 'If-None-Match': '"something-else"' } })).status).toBe(200);
+
+    h.clock.advance(60_000);
+    const changed = await h.get(query, { headers: { 'If-None-Match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect(h.upstreamCalls.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('answers HEAD with the headers of GET and no body', async () => {
+    const get = await h.get(query);
+    const head = await h.get(query, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    for (const name of ['etag', 'cache-control', 'content-type']) expect(head.headers.get(name)).toBe(get.headers.get(name));
+  });
+
+  it('marks errors as not cacheable', async () => {
+    const missing = await h.get('?websiteId=nobody');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('cache-control')).toBe('no-store');
+    expect(missing.headers.get('etag')).toBeNull();
+  });
+});
