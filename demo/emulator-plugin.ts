@@ -1,15 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toNodeHandler } from 'srvx/node';
 import type { NodeHttp1Handler } from 'srvx';
+import { toNodeHandler } from 'srvx/node';
 import type { Plugin } from 'vite';
 import { createEmulator, type EmulatorOptions } from '../src/server/emulator/index.js';
+import { createRelay } from '../src/server/relay/index.js';
 
-const EMULATED_PATHS = ['/api/', '/__emulator/'];
 const DEMO_CROWD = 40;
+/** The relay lives under this prefix, as it would on a shop's own origin. */
+const RELAY_PREFIX = '/relay';
 
 /**
  * Mounts the realtime service emulator on the Vite dev server, on the demo's own origin, so
- * `npm start` needs no account and no network. srvx adapts Node's request to the Fetch handler.
+ * `npm start` needs no account and no network; and a relay in front of it under /relay, to show
+ * the widget with no token in the page. srvx adapts Node's request to the Fetch handlers.
  */
 export function emulatorPlugin(options: EmulatorOptions = {}): Plugin {
   return {
@@ -19,17 +22,39 @@ export function emulatorPlugin(options: EmulatorOptions = {}): Plugin {
       const emulator = createEmulator({ controls: true, simulate: DEMO_CROWD, ...options });
       // Fill the shop at once: a marketer should see a believable number on the first load, not a ramp from zero.
       emulator.traffic.setTarget(DEMO_CROWD, { immediate: true });
+      const relay = createRelay({
+        config: {
+          upstream: 'http://emulator.localhost',
+          websites: emulator.config.websites.map(({ id, token }) => ({ id, token })),
+          allowOrigins: [],
+          interval: 15,
+          maxStale: 600,
+          hourlyBudget: 10_000,
+        },
+        // The relay reaches the emulator in-process: same answers, no socket back to ourselves.
+        fetch: (input, init) => emulator.handler(new Request(input, init)),
+      });
+      const withoutPrefix = (request: Request) => {
+        const url = new URL(request.url);
+        url.pathname = url.pathname.slice(RELAY_PREFIX.length);
+        return relay(new Request(url, request));
+      };
       // srvx types its Node handler as HTTP/1-or-HTTP/2; Vite's dev server speaks HTTP/1.
-      const handle = toNodeHandler(emulator.handler) as NodeHttp1Handler;
+      const handleService = toNodeHandler(emulator.handler) as NodeHttp1Handler;
+      const handleRelay = toNodeHandler(withoutPrefix) as NodeHttp1Handler;
+
       server.middlewares.use((request: IncomingMessage, response: ServerResponse, next: () => void) => {
-        if (!EMULATED_PATHS.some((path) => request.url?.startsWith(path))) return next();
-        void handle(request, response);
+        const path = request.url ?? '';
+        if (path.startsWith(`${RELAY_PREFIX}/api/`)) void handleRelay(request, response);
+        else if (path.startsWith('/api/') || path.startsWith('/__emulator/')) void handleService(request, response);
+        else next();
       });
       server.httpServer?.once('close', () => emulator.dispose());
       server.httpServer?.once('listening', () => {
         setTimeout(() => {
           const sites = emulator.config.websites.map((site) => `${site.id} (token ${site.token}, ${site.plan} plan)`);
-          server.config.logger.info(`\n  Emulated realtime service on the same origin: ${sites.join(', ')}\n`);
+          server.config.logger.info(`\n  Emulated realtime service on the same origin: ${sites.join(', ')}`);
+          server.config.logger.info(`  Relay (token kept server-side) at ${RELAY_PREFIX}/api/v1/realtime\n`);
         }, 50);
       });
     },
