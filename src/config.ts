@@ -5,6 +5,7 @@ export const DEFAULT_INTERVAL_SECONDS = 60;
 export const MIN_INTERVAL_SECONDS = 15;
 const MAX_INTERVAL_SECONDS = 24 * 60 * 60;
 export const DEFAULT_MAX_AGE_SECONDS = 600;
+const MAX_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
 export const DEFAULT_MIN = 1;
 /** A count must survive one normal poll cycle including its timeout, or it would blink out. */
 const MAX_AGE_SLACK_SECONDS = 10;
@@ -43,11 +44,11 @@ export function resolveConfig(attributes: WidgetAttributes, pageUrl = currentPag
 
   const apiBase = resolveApiBase(attributes.apiBase, pageUrl);
   if (apiBase === null) {
-    return fail('api-base must be an http(s) URL, or left out for this page\'s origin.');
+    return fail('api-base must be an http(s) URL or a path such as /relay, or left out for this page\'s origin.');
   }
 
   const intervalSeconds = clamp(finiteOr(attributes.interval, DEFAULT_INTERVAL_SECONDS), MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS);
-  const maxAgeSeconds = Math.max(finiteOr(attributes.maxAge, DEFAULT_MAX_AGE_SECONDS), intervalSeconds + MAX_AGE_SLACK_SECONDS);
+  const maxAgeSeconds = clamp(finiteOr(attributes.maxAge, DEFAULT_MAX_AGE_SECONDS), intervalSeconds + MAX_AGE_SLACK_SECONDS, MAX_MAX_AGE_SECONDS);
   const min = Math.max(1, Math.ceil(finiteOr(attributes.min, DEFAULT_MIN)));
   return {
     ok: true,
@@ -60,11 +61,17 @@ export function resolveConfig(attributes: WidgetAttributes, pageUrl = currentPag
   };
 }
 
-/** Origin plus optional path prefix, without a trailing slash; null when unusable. */
+/**
+ * Origin plus optional path prefix, without a trailing slash; null when unusable. An absolute
+ * http(s) URL (protocol-relative too), or a path from this page's origin (`/relay`):
+ * `analytics.example.com` without a scheme is refused rather than read as a path on the shop.
+ */
 export function resolveApiBase(value: string | null | undefined, pageUrl: string | undefined): string | null {
+  const text = value?.trim() || '/';
+  if (!/^(https?:)?\//i.test(text)) return null;
   let url: URL;
   try {
-    url = new URL(value?.trim() || '/', pageUrl);
+    url = new URL(text, pageUrl);
   } catch {
     return null;
   }

@@ -1,9 +1,12 @@
 import { html, LitElement, nothing } from 'lit';
 import { resolveConfig } from './config.js';
 import { styles } from './live-visitors.styles.js';
-import { formatMessage, resolveLocale, type CustomTemplates } from './messages.js';
+import { formatMessage, resolveLocale, textLanguage, type CustomTemplates } from './messages.js';
 import { UNAVAILABLE, type WidgetState, type WidgetView } from './view-state.js';
 import { VisitorsController } from './visitors-controller.js';
+
+/** `interval=""` (an empty CMS setting, say) means the default, not `Number("")`, which is 0. */
+const numberOrUnset = { fromAttribute: (value: string | null) => (value?.trim() ? Number(value) : null) };
 
 /**
  * @summary Shows a website's real live visitor count as urgency text, e.g. "23 people are browsing this shop right now".
@@ -32,9 +35,9 @@ export class LiveVisitors extends LitElement {
     websiteId: { attribute: 'website-id' },
     token: {},
     apiBase: { attribute: 'api-base' },
-    interval: { type: Number },
-    min: { type: Number },
-    maxAge: { type: Number, attribute: 'max-age' },
+    interval: { converter: numberOrUnset },
+    min: { converter: numberOrUnset },
+    maxAge: { converter: numberOrUnset, attribute: 'max-age' },
     text: {},
     textOne: { attribute: 'text-one' },
     textTwo: { attribute: 'text-two' },
@@ -115,17 +118,24 @@ export class LiveVisitors extends LitElement {
   protected override render() {
     const { report } = this.#view;
     if (!report || report.currentVisitors < this.#min) return html`<slot name="fallback"></slot>`;
-    const parts = formatMessage(report.currentVisitors, this.#locale(), this.#customTemplates());
+    const locale = this.#locale();
+    const custom = this.#customTemplates();
+    const parts = formatMessage(report.currentVisitors, locale, custom);
     return html`<span part="base" class="base"
       ><span part="indicator" class="indicator" aria-hidden="true"></span
-      ><span part="text" class="text"
+      ><span part="text" class="text" lang=${textLanguage(locale, custom)}
         >${parts.map((part, index) => (index % 2 ? html`<strong part="count" class="count">${part}</strong>` : part || nothing))}</span
       ></span
     >`;
   }
 
+  /** Its own `lang`, else the nearest ancestor's, across the shadow roots of other components too. */
   #locale(): string {
-    return resolveLocale(this.lang || this.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang);
+    let lang = this.lang;
+    for (let node: Element | null = this; !lang && node; node = (node.getRootNode() as ShadowRoot).host ?? null) {
+      lang = node.closest('[lang]')?.getAttribute('lang') ?? '';
+    }
+    return resolveLocale(lang || document.documentElement.lang);
   }
 
   #customTemplates(): CustomTemplates {

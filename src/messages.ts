@@ -40,6 +40,14 @@ function textLocale(locale: string): string {
   return locale.split('-')[0]!.toLowerCase() in MESSAGES ? locale : DEFAULT_LANGUAGE;
 }
 
+/**
+ * The language the sentence is in: custom texts are written in the page's language; built-in
+ * ones may be English fallbacks, which need English plurals and `lang="en"` for screen readers.
+ */
+export function textLanguage(locale: string, custom: CustomTemplates): string {
+  return Object.values(custom).some(Boolean) ? locale : textLocale(locale);
+}
+
 /** The built-in texts for a locale's language (`de-CH` → `de`), English when we have none. */
 export function builtInTemplates(locale: string): PluralTemplates {
   return MESSAGES[textLocale(locale).split('-')[0]!.toLowerCase()]!;
@@ -52,8 +60,7 @@ export function builtInTemplates(locale: string): PluralTemplates {
  */
 export function formatMessage(count: number, locale: string, custom: CustomTemplates): string[] {
   const hasCustom = Object.values(custom).some(Boolean);
-  // Custom texts are written in the page's language; built-in ones may be English fallbacks, with English plurals.
-  const category = new Intl.PluralRules(hasCustom ? locale : textLocale(locale)).select(count);
+  const category = new Intl.PluralRules(textLanguage(locale, custom)).select(count);
   const builtIn = builtInTemplates(locale);
   const template = (hasCustom && (custom[category] || custom.other)) || builtIn[category] || builtIn.other;
   const formatted = new Intl.NumberFormat(locale).format(count);

@@ -1,4 +1,4 @@
-import type { FeedSnapshot } from './realtime/feed.js';
+import { CLOCK_SKEW_TOLERANCE_MS, type FeedSnapshot } from './realtime/feed.js';
 import type { RealtimeReport } from './realtime/report.js';
 
 /**
@@ -24,8 +24,8 @@ export function widgetView(snapshot: FeedSnapshot | null, now: number, maxAgeMs:
   if (!snapshot || snapshot.stopped) return UNAVAILABLE;
   const { report, fetchedAt, failure, settled } = snapshot;
   const expiresAt = fetchedAt === null ? null : fetchedAt + maxAgeMs;
-  // A fetch time in the future means the device clock moved back: the age is unknowable, so trust it no longer than max-age from now.
-  const usable = report !== null && expiresAt !== null && now <= expiresAt && fetchedAt! <= now + maxAgeMs;
+  // A fetch time in the future means the device clock moved back: the age is unknowable, so the count is not shown.
+  const usable = report !== null && expiresAt !== null && now <= expiresAt && fetchedAt! <= now + CLOCK_SKEW_TOLERANCE_MS;
   if (!usable) return settled ? UNAVAILABLE : { state: 'loading', report: null, expiresAt: null };
   const state = failure ? 'stale' : settled ? 'live' : 'loading';
   return { state, report, expiresAt };

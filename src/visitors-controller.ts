@@ -1,13 +1,15 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { WidgetConfig } from './config.js';
+import type { ConfigResult, WidgetConfig } from './config.js';
 import { dispatch, type LiveVisitorsErrorDetail, type LiveVisitorsUpdateDetail } from './events.js';
 import { environment } from './realtime/environment.js';
 import { feedFor, type FeedSnapshot } from './realtime/feed.js';
 import type { FeedFailure } from './realtime/storage.js';
-import type { RealtimeReport } from './realtime/report.js';
 import { UNAVAILABLE, widgetView, type WidgetView } from './view-state.js';
 
 type Host = ReactiveControllerHost & HTMLElement;
+
+/** Timers longer than this fire at once in browsers (a signed 32-bit number of milliseconds). */
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 /**
  * Connects one element to its website's shared feed: subscribes while connected, turns
@@ -17,12 +19,13 @@ type Host = ReactiveControllerHost & HTMLElement;
 export class VisitorsController implements ReactiveController {
   readonly #host: Host;
   #config: WidgetConfig | null = null;
+  #lastResult: ConfigResult | null = null;
   #subscription: string | null = null;
   #unsubscribe: (() => void) | null = null;
   #snapshot: FeedSnapshot | null = null;
   #configError: string | null = null;
   #expiryTimer: unknown = null;
-  #announcedReport: RealtimeReport | null = null;
+  #announcedFetchTime: number | null = null;
   #announcedFailure: FeedFailure | null = null;
 
   constructor(host: Host) {
@@ -31,7 +34,10 @@ export class VisitorsController implements ReactiveController {
   }
 
   hostConnected(): void {
-    // A reconnected element gets no update of its own from Lit; ask for one so it resubscribes.
+    // An element moved in the DOM rejoins its feed at once, before the feed's deferred stop could
+    // abort a request under way. A first connection waits for the first update, when a script
+    // that appends the element and then sets its attributes has finished.
+    if (this.#lastResult) this.configure(this.#lastResult);
     this.#host.requestUpdate();
   }
 
@@ -48,8 +54,9 @@ export class VisitorsController implements ReactiveController {
   }
 
   /** Points the element at a (new) configuration; a no-op when nothing that matters changed. */
-  configure(result: { ok: true; config: WidgetConfig } | { ok: false; message: string }): void {
+  configure(result: ConfigResult): void {
     if (!this.#host.isConnected) return;
+    this.#lastResult = result;
     const subscription = result.ok
       ? JSON.stringify([result.config.key.apiBase, result.config.key.websiteId, result.config.key.token ?? '', result.config.intervalMs])
       : `invalid:${result.message}`;
@@ -58,7 +65,7 @@ export class VisitorsController implements ReactiveController {
     this.hostDisconnected();
     this.#subscription = subscription;
     this.#snapshot = null;
-    this.#announcedReport = null;
+    this.#announcedFetchTime = null;
     this.#announcedFailure = null;
     if (!result.ok) {
       this.#reportConfigError(result.message);
@@ -76,15 +83,16 @@ export class VisitorsController implements ReactiveController {
   }
 
   refresh(): void {
-    if (this.#config) feedFor(this.#config.key).refresh();
+    if (this.#config && this.#unsubscribe) feedFor(this.#config.key).refresh();
   }
 
   #receive(snapshot: FeedSnapshot): void {
     this.#snapshot = snapshot;
     this.#host.requestUpdate();
-    const { report, failure } = snapshot;
-    if (report && report !== this.#announcedReport && this.view().report === report) {
-      this.#announcedReport = report;
+    const { report, fetchedAt, failure } = snapshot;
+    // A report is new when it was fetched at another time: failures and other tabs re-send the same one.
+    if (report && fetchedAt !== this.#announcedFetchTime && this.view().report === report) {
+      this.#announcedFetchTime = fetchedAt;
       const detail: LiveVisitorsUpdateDetail = {
         count: report.currentVisitors,
         websiteId: report.websiteId,
@@ -116,7 +124,7 @@ export class VisitorsController implements ReactiveController {
     this.#expiryTimer = env.setTimeout(() => {
       this.#expiryTimer = null;
       this.#host.requestUpdate();
-    }, Math.max(0, expiresAt - env.now()) + 1);
+    }, Math.min(MAX_TIMER_DELAY_MS, Math.max(0, expiresAt - env.now()) + 1));
   }
 
   #clearExpiry(): void {

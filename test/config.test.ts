@@ -75,7 +75,6 @@ describe('api-base', () => {
     ['null → the page origin', null, ORIGIN],
     ['blank → the page origin', '  ', ORIGIN],
     ['an absolute path', '/relay', `${ORIGIN}/relay`],
-    ['a path relative to the page', 'relay', `${ORIGIN}/products/relay`],
     ['a trailing slash', 'https://stats.example.com/', 'https://stats.example.com'],
     ['several trailing slashes after a prefix', 'https://stats.example.com/analytics///', 'https://stats.example.com/analytics'],
     ['a deep path prefix', 'https://stats.example.com/a/b', 'https://stats.example.com/a/b'],
@@ -90,6 +89,8 @@ describe('api-base', () => {
 
   it.each<[string, string]>([
     ['javascript:', 'javascript:alert(1)'],
+    ['a host without a scheme (would read as a path on the shop)', 'analytics.example.com'],
+    ['a path relative to the page', 'relay'],
     ['ftp:', 'ftp://files.example.com'],
     ['data:', 'data:text/html,<script>alert(1)</script>'],
     ['file:', 'file:///etc/passwd'],

@@ -29,7 +29,13 @@ export interface FeedSnapshot {
 export type FeedListener = (snapshot: FeedSnapshot) => void;
 
 /** A device clock that jumped back makes a record look fetched in the future: distrust it past this. */
-const CLOCK_SKEW_TOLERANCE_MS = 60_000;
+export const CLOCK_SKEW_TOLERANCE_MS = 60_000;
+/**
+ * A configuration error stops this page's feed for good, and later page loads for a while, so a
+ * template with a wrong website-id cannot spend the plan one page view at a time. A 401 may be
+ * one page's wrong token while another page holds the right one: it blocks the others shortly.
+ */
+const CONFIGURATION_ERROR_PAUSE_MS = { unauthorized: 10 * 60_000, other: 60 * 60_000 };
 
 /**
  * One website's live count for every element of the page that shows it: started by its first
@@ -98,22 +104,32 @@ export class VisitorFeed {
     };
   }
 
-  /** Asks the service now (unless a request is under way), also after a configuration error. */
+  /**
+   * Asks the service now, also after a configuration error; unless a request is under way, the
+   * page is hidden or offline, or the service asked us to wait (429).
+   */
   refresh(): void {
     this.#fatal = null;
     this.#changed();
-    void this.#poll(true);
+    const { failure, retryAt } = this.#record;
+    const rateLimited = failure?.kind === 'rate-limited' && retryAt !== null && retryAt > this.#env.now();
+    if (this.#canAsk() && !rateLimited) void this.#poll(true);
+    else this.#schedule();
   }
 
   #start(): void {
     this.#running = true;
     this.#record = this.#store.read() ?? EMPTY_RECORD;
+    const { failure, retryAt } = this.#record;
+    // An earlier page load met a configuration error: stay stopped until its pause is over.
+    if (failure && isConfigurationError(failure.kind) && retryAt !== null && retryAt > this.#env.now()) this.#fatal = failure;
     this.#settled = this.#dueAt() > this.#env.now();
     this.#snapshot = null;
     this.#unlisten = [
       this.#env.onVisibilityChange(() => this.#schedule()),
       this.#env.onConnectivityChange((online) => {
         this.#online = online;
+        if (online) this.#forgiveNetworkBackoff();
         this.#schedule();
       }),
       this.#env.onStorage((key) => {
@@ -170,12 +186,13 @@ export class VisitorFeed {
       await exclusively(this.#env, this.#store.key, request.signal, async () => {
         // Another tab may have asked while we waited for the lock: then its answer is ours.
         this.#adoptStored();
-        if (!force && this.#dueAt() > this.#env.now()) return;
+        // The page may also have been hidden, or gone offline, while we waited.
+        if (!force && (this.#dueAt() > this.#env.now() || !this.#canAsk())) return;
         await this.#ask(request.signal);
       });
     } catch (error) {
-      // Only our own abort (feed stopped) lands here; anything else is a bug worth seeing.
-      if (!request.signal.aborted) throw error;
+      // Our own abort (the feed stopped) is no failure; anything else must back off, never spin.
+      if (!request.signal.aborted) this.#fail(asRealtimeError(error));
     } finally {
       if (this.#inFlight === request) this.#inFlight = null;
       if (!request.signal.aborted) {
@@ -191,29 +208,38 @@ export class VisitorFeed {
     try {
       const report = await fetchRealtimeReport({ apiBase, websiteId, token, signal, env: this.#env });
       if (signal.aborted) return;
-      this.#save({ report, fetchedAt: this.#env.now(), retryAt: null, failures: 0, failure: null });
+      const now = this.#env.now();
+      this.#save({ report, fetchedAt: now, attemptedAt: now, retryAt: null, failures: 0, failure: null });
     } catch (error) {
-      if (signal.aborted) return;
-      this.#fail(
-        error instanceof RealtimeError
-          ? error
-          : new RealtimeError({ kind: 'network', message: `The request failed: ${String(error)}` }),
-      );
+      if (!signal.aborted) this.#fail(asRealtimeError(error));
     }
   }
 
   #fail(error: RealtimeError): void {
     const failure: FeedFailure = { kind: error.kind, status: error.status, message: error.message };
+    const now = this.#env.now();
+    const failures = this.#record.failures + 1;
+    let wait: number;
     if (isConfigurationError(error.kind)) {
-      // Local to this page's configuration (another tab may hold the right token): not persisted.
       this.#fatal = failure;
       if (!this.#warned) this.#env.warn(`<live-visitors> stopped asking: ${error.message}`);
       this.#warned = true;
-      return;
+      wait = error.kind === 'unauthorized' ? CONFIGURATION_ERROR_PAUSE_MS.unauthorized : CONFIGURATION_ERROR_PAUSE_MS.other;
+    } else {
+      wait = retryDelay(error, failures, this.intervalMs, this.#env.random());
     }
-    const failures = this.#record.failures + 1;
-    const wait = retryDelay(error, failures, this.intervalMs, this.#env.random());
-    this.#save({ ...this.#record, failures, retryAt: this.#env.now() + wait, failure });
+    this.#save({ ...this.#record, failures, attemptedAt: now, retryAt: now + wait, failure });
+  }
+
+  /**
+   * Network errors often arrive before the browser's `offline` event: once it is back online,
+   * the backoff they caused is moot, and the count is refreshed as soon as it is due.
+   */
+  #forgiveNetworkBackoff(): void {
+    const { failure, attemptedAt } = this.#record;
+    if (failure?.kind !== 'network' && failure?.kind !== 'timeout') return;
+    // Saved, not only kept: the lock re-reads storage, and the other tabs share this network.
+    this.#save({ ...this.#record, retryAt: (attemptedAt ?? 0) + this.intervalMs });
   }
 
   #save(record: FeedRecord): void {
@@ -225,13 +251,20 @@ export class VisitorFeed {
   #adoptStored(): void {
     const stored = this.#store.read();
     if (!stored || stored === this.#record) return;
-    if ((stored.fetchedAt ?? -Infinity) < (this.#record.fetchedAt ?? -Infinity)) return;
-    const newer = stored.fetchedAt !== this.#record.fetchedAt || stored.retryAt !== this.#record.retryAt;
-    this.#record = stored;
+    if (this.#trustedFetchTime(stored) < this.#trustedFetchTime(this.#record)) return;
+    const sameReport = stored.fetchedAt === this.#record.fetchedAt;
+    const newer = !sameReport || stored.retryAt !== this.#record.retryAt;
+    // Keep our report object when it is the same report, so subscribers do not see it as new.
+    this.#record = sameReport ? { ...stored, report: this.#record.report } : stored;
     if (!newer) return;
     this.#settled = true;
     this.#changed();
     this.#schedule();
+  }
+
+  /** A fetch time in the future (the clock moved back since) says nothing: it must not win. */
+  #trustedFetchTime({ fetchedAt }: FeedRecord): number {
+    return fetchedAt === null || fetchedAt > this.#env.now() + CLOCK_SKEW_TOLERANCE_MS ? -Infinity : fetchedAt;
   }
 
   #changed(): void {
@@ -239,6 +272,12 @@ export class VisitorFeed {
     const snapshot = this.snapshot;
     for (const listener of [...this.#listeners.keys()]) listener(snapshot);
   }
+}
+
+function asRealtimeError(error: unknown): RealtimeError {
+  return error instanceof RealtimeError
+    ? error
+    : new RealtimeError({ kind: 'network', message: `The request could not be made: ${String(error)}` });
 }
 
 /** A retry time further ahead than any wait we set (or two intervals) means the clock jumped back. */

@@ -19,8 +19,14 @@ export async function exclusively(
 ): Promise<void> {
   const locks = env.locks();
   if (locks) {
-    await locks.request(name, { signal }, task);
-    return;
+    let ran = false;
+    try {
+      await locks.request(name, { signal }, () => ((ran = true), task()));
+      return;
+    } catch (error) {
+      // Refused before it ran (sandboxed or opaque-origin frames throw SecurityError): use the claim.
+      if (ran || signal.aborted) throw error;
+    }
   }
   const storage = env.storage();
   if (!storage) return task();

@@ -17,6 +17,8 @@ export interface FeedRecord {
   report: RealtimeReport | null;
   /** Device time of the last good report. Freshness is judged by it, never by `report.timestamp`. */
   fetchedAt: number | null;
+  /** Device time of the last request, good or not. */
+  attemptedAt: number | null;
   /** While failing: no tab asks before this device time. */
   retryAt: number | null;
   /** Failures in a row since the last good report. */
@@ -24,7 +26,7 @@ export interface FeedRecord {
   failure: FeedFailure | null;
 }
 
-export const EMPTY_RECORD: FeedRecord = { report: null, fetchedAt: null, retryAt: null, failures: 0, failure: null };
+export const EMPTY_RECORD: FeedRecord = { report: null, fetchedAt: null, attemptedAt: null, retryAt: null, failures: 0, failure: null };
 
 const VERSION = 1;
 /** Used when localStorage is blocked or full, so reconnecting elements still reuse the last answer. */
@@ -77,14 +79,21 @@ function parseRecord(text: string, websiteId: string): FeedRecord | null {
   const fetchedAt = finiteOrNull(record.fetchedAt);
   if (report && fetchedAt === null) return null;
   const failures = Number.isSafeInteger(record.failures) && (record.failures as number) >= 0 ? (record.failures as number) : 0;
-  return { report, fetchedAt, retryAt: finiteOrNull(record.retryAt), failures, failure: parseFailure(record.failure) };
+  return {
+    report,
+    fetchedAt,
+    attemptedAt: finiteOrNull(record.attemptedAt),
+    retryAt: finiteOrNull(record.retryAt),
+    failures,
+    failure: parseFailure(record.failure),
+  };
 }
 
 function finiteOrNull(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
-const KINDS = new Set<string>(['rate-limited', 'server', 'network', 'timeout', 'invalid-response']);
+const KINDS = new Set<string>(['unauthorized', 'bad-request', 'not-found', 'rate-limited', 'server', 'network', 'timeout', 'invalid-response']);
 
 function parseFailure(value: unknown): FeedFailure | null {
   if (typeof value !== 'object' || value === null) return null;

@@ -1,0 +1,88 @@
+import { fixture, fixtureCleanup } from '@open-wc/testing';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import '../src/define.js';
+import type { LiveVisitorsUpdateDetail } from '../src/events.js';
+import type { LiveVisitors } from '../src/live-visitors.js';
+import { setEnvironment } from '../src/realtime/environment.js';
+import { activeFeedCount } from '../src/realtime/feed.js';
+import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
+import { FakeService } from './support/fake-service.js';
+
+const MINUTE = 60_000;
+let service: FakeService; let browser: FakeBrowser; let tab: FakeTab; let websiteId: string; let restore: () => void;
+beforeEach(() => { useFakeClock(); service = new FakeService(); browser = new FakeBrowser(service); tab = browser.openTab(); restore = setEnvironment(tab.env); websiteId = freshWebsiteId(); });
+afterEach(async () => { fixtureCleanup(); if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(0); restore(); vi.useRealTimers(); });
+async function settle(el?: LiveVisitors, ms = 0) { await vi.advanceTimersByTimeAsync(ms); await el?.updateComplete; }
+async function widget(attributes = ''): Promise<LiveVisitors> {
+  const host = await fixture<HTMLElement>(`<div><live-visitors website-id="${websiteId}" api-base="https://a.example" ${attributes}></live-visitors><p id="other"></p></div>`);
+  const el = host.querySelector('live-visitors')!; await settle(el); return el;
+}
+
+describe('edge cases', () => {
+  it('a failed refresh does not fire live-visitors-update again', async () => {
+    const updates: LiveVisitorsUpdateDetail[] = [];
+    const on = (e: CustomEvent<LiveVisitorsUpdateDetail>) => updates.push(e.detail);
+    document.addEventListener('live-visitors-update', on);
+    try {
+      const el = await widget();
+      service.reply = () => ({ status: 500 });
+      await settle(el, MINUTE);
+      await settle(el, 3 * MINUTE);
+      expect(el.getAttribute('state')).toBe('stale');
+      expect(updates.map((u) => u.count)).toEqual([23]);
+    } finally { document.removeEventListener('live-visitors-update', on); }
+  });
+
+  it('moving the only element in the DOM mid-request neither aborts nor resends', async () => {
+    let aborted = 0;
+    service.reply = () => 'hang';
+    const origFetch = tab.env.fetch;
+    restore(); restore = setEnvironment({ ...tab.env, fetch: (u, init) => { init.signal?.addEventListener('abort', () => aborted++); return origFetch(u, init); } });
+    const el = await widget();
+    expect(service.requests).toHaveLength(1);
+    el.parentElement!.querySelector('#other')!.append(el); // a framework re-orders the DOM
+    await settle(el);
+    expect([aborted, service.requests.length]).toEqual([0, 1]);
+    expect(service.requests).toHaveLength(1);
+  });
+
+  it('a huge max-age does not spin the expiry timer', async () => {
+    const el = await widget('max-age="3000000"'); // ~35 days > 2^31-1 ms
+    let renders = 0;
+    el.addController({ hostUpdated: () => (renders += 1) });
+    await settle(el, 1000);
+    expect(renders).toBeLessThan(5);
+  });
+
+  it('interval="" (an empty CMS setting) means the default, not 15 s', async () => {
+    await widget('interval=""');
+    await settle(undefined, 10 * MINUTE - 1);
+    expect(service.requests).toHaveLength(10);
+  });
+  it('marks English fallback text inside a Swedish page as lang="en"', async () => {
+    const host = await fixture<HTMLElement>(`<div lang="sv"><live-visitors website-id="${websiteId}" api-base="https://a.example"></live-visitors></div>`);
+    const el = host.querySelector('live-visitors')!;
+    await settle(el);
+    expect(el.shadowRoot!.querySelector('[part="text"]')!.getAttribute('lang')).toBe('en');
+  });
+
+  it('inherits lang across the shadow root of another component', async () => {
+    const outer = await fixture<HTMLElement>(`<div lang="de"><x-card></x-card></div>`);
+    const root = outer.querySelector('x-card')!.attachShadow({ mode: 'open' });
+    const el = document.createElement('live-visitors');
+    el.setAttribute('website-id', websiteId);
+    el.setAttribute('api-base', 'https://a.example');
+    root.append(el);
+    await settle(el);
+    expect(el.shadowRoot!.querySelector('[part="text"]')!.textContent).toBe('23 Personen sehen sich gerade in diesem Shop um');
+  });
+
+  it('refresh() on a disconnected element leaves no feed behind', async () => {
+    const el = await widget();
+    el.remove();
+    await settle();
+    const before = activeFeedCount();
+    el.refresh();
+    expect(activeFeedCount()).toBe(before);
+  });
+});
