@@ -322,6 +322,24 @@ describe('failures', () => {
   });
 });
 
+describe('answers from a relay or cache', () => {
+  it('counts max-age from the upstream fetch (Age), yet asks only once per interval', async () => {
+    service.reply = (request) => ({ headers: { age: '300' }, body: service.report(request) });
+    const page = watch(browser.openTab());
+    await elapse(0);
+    expect(page.latest().fetchedAt).toBe(start - 300_000);
+    await elapse(10 * MINUTE - 1);
+    expect(service.requests).toHaveLength(10);
+  });
+
+  it.each(['-5', 'junk', String(3 * 24 * 3600)])('ignores an Age of %s', async (age) => {
+    service.reply = (request) => ({ headers: { age }, body: service.report(request) });
+    const page = watch(browser.openTab());
+    await elapse(0);
+    expect(page.latest().fetchedAt).toBe(start);
+  });
+});
+
 describe('clocks', () => {
   it('judges freshness by the device time of fetch, never by the service timestamp', async () => {
     service.reply = (request) => ({ body: { ...service.report(request), timestamp: '2001-01-01T00:00:00.000Z' } });

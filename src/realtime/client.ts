@@ -21,8 +21,22 @@ export function realtimeUrl(apiBase: string, websiteId: string): string {
   return `${apiBase}/api/v1/realtime?${new URLSearchParams({ websiteId })}`;
 }
 
+/** A report and how old it already was on arrival (a relay or CDN cache says so in `Age`). */
+export interface RealtimeAnswer {
+  report: RealtimeReport;
+  ageMs: number;
+}
+
+/** An `Age` older than this is no relay's honest answer: it is ignored. */
+const MAX_TRUSTED_AGE_MS = 24 * 60 * 60_000;
+
 /** Asks the service once for the current visitor report; rejects with a `RealtimeError`. */
 export async function fetchRealtimeReport(request: RealtimeRequest): Promise<RealtimeReport> {
+  return (await fetchRealtimeAnswer(request)).report;
+}
+
+/** Like `fetchRealtimeReport`, with the answer's age. */
+export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<RealtimeAnswer> {
   const { apiBase, websiteId, token, signal, env = environment(), timeoutMs = REQUEST_TIMEOUT_MS } = request;
   const url = realtimeUrl(apiBase, websiteId);
   const headers: Record<string, string> = {};
@@ -63,7 +77,8 @@ export async function fetchRealtimeReport(request: RealtimeRequest): Promise<Rea
     }
     const report = parseReport(json, websiteId);
     if (typeof report === 'string') throw invalid(url, report, response.status);
-    return report;
+    const age = Number(response.headers.get('age') ?? 0) * 1000;
+    return { report, ageMs: Number.isSafeInteger(age) && age > 0 && age <= MAX_TRUSTED_AGE_MS ? age : 0 };
   } finally {
     env.clearTimeout(timer);
     signal?.removeEventListener('abort', forwardAbort);

@@ -1,5 +1,5 @@
 import { retryDelay } from './backoff.js';
-import { fetchRealtimeReport } from './client.js';
+import { fetchRealtimeAnswer } from './client.js';
 import { type Environment, environment } from './environment.js';
 import { RealtimeError, isConfigurationError } from './errors.js';
 import { exclusively } from './lock.js';
@@ -149,13 +149,15 @@ export class VisitorFeed {
     this.#onStop();
   }
 
-  /** When the next request is due, by the device clock. */
+  /** When the next request is due, by the device clock: an interval after the last one, or when the backoff ends. */
   #dueAt(): number {
-    const { fetchedAt, retryAt } = this.#record;
+    const { fetchedAt, attemptedAt, retryAt } = this.#record;
     const now = this.#env.now();
     if (retryAt !== null) return retryAt > now + Math.max(MAX_PLAUSIBLE_WAIT_MS, 2 * this.intervalMs) ? now : retryAt;
-    if (fetchedAt === null || fetchedAt > now + CLOCK_SKEW_TOLERANCE_MS) return now;
-    return fetchedAt + this.intervalMs;
+    // Not `fetchedAt`: a relay's answer may arrive already old, and must not make us ask again at once.
+    const last = attemptedAt ?? fetchedAt;
+    if (last === null || last > now + CLOCK_SKEW_TOLERANCE_MS) return now;
+    return last + this.intervalMs;
   }
 
   #canAsk(): boolean {
@@ -206,10 +208,11 @@ export class VisitorFeed {
   async #ask(signal: AbortSignal): Promise<void> {
     const { apiBase, websiteId, token } = this.#key;
     try {
-      const report = await fetchRealtimeReport({ apiBase, websiteId, token, signal, env: this.#env });
+      const { report, ageMs } = await fetchRealtimeAnswer({ apiBase, websiteId, token, signal, env: this.#env });
       if (signal.aborted) return;
       const now = this.#env.now();
-      this.#save({ report, fetchedAt: now, attemptedAt: now, retryAt: null, failures: 0, failure: null });
+      // A relay's cached answer is as old as its upstream fetch: max-age counts from there.
+      this.#save({ report, fetchedAt: now - ageMs, attemptedAt: now, retryAt: null, failures: 0, failure: null });
     } catch (error) {
       if (!signal.aborted) this.#fail(asRealtimeError(error));
     }

@@ -17,7 +17,7 @@ describe('CORS from allowOrigins', () => {
     h = await startRelayHarness();
     for (const answer of [await h.get(query, { headers: { Origin: ALLOWED } }), await h.get('?websiteId=x', { headers: { Origin: ALLOWED } })]) {
       expect(answer.headers.get('access-control-allow-origin')).toBe(ALLOWED);
-      expect(answer.headers.get('access-control-expose-headers')).toBe('Retry-After, ETag');
+      expect(answer.headers.get('access-control-expose-headers')).toBe('Retry-After, ETag, Age');
       expect(answer.headers.get('vary')).toBe('Origin');
     }
   });

@@ -61,6 +61,12 @@ describe('HTTP caching of relay answers', () => {
     expect((await h.get(query)).headers.get('cache-control')).toBe('public, max-age=15, stale-while-revalidate=60, stale-if-error=540');
   });
 
+  it('says how old the answer is (Age), so the widget counts max-age from the upstream fetch', async () => {
+    expect((await h.get(query)).headers.get('age')).toBe('0');
+    h.clock.advance(45_500);
+    expect((await h.get(query)).headers.get('age')).toBe('45');
+  });
+
   it('answers 304 to a matching If-None-Match, with the same validators and no body; 200 once the data changed', async () => {
     const first = await h.get(query);
     const etag = first.headers.get('etag')!;

@@ -34,24 +34,32 @@ export function cacheControl(ageMs: number, refreshInMs: number, config: Pick<Re
   return `public, max-age=${maxAge}, stale-while-revalidate=${staleWhileRevalidate}, stale-if-error=${staleIfError}`;
 }
 
-export function reportAnswer(answer: CachedAnswer, cacheControlValue: string, context: AnswerContext): Response {
+/**
+ * `Cache-Control` plus `Age` (RFC 9111 §5.1): how old the answer already is, so the widget
+ * judges its freshness from the upstream fetch, not from when the relay handed it over.
+ */
+export function freshnessHeaders(ageMs: number, refreshInMs: number, config: Pick<RelayConfig, 'interval' | 'maxStale'>): Record<string, string> {
+  return { 'Cache-Control': cacheControl(ageMs, refreshInMs, config), Age: String(Math.max(0, Math.floor(ageMs / 1000))) };
+}
+
+export function reportAnswer(answer: CachedAnswer, freshness: Record<string, string>, context: AnswerContext): Response {
   return new Response(context.withoutBody ? null : answer.body, {
     status: 200,
     headers: {
       ...COMMON_HEADERS,
       ...context.cors,
       'Content-Type': 'application/json',
-      'Cache-Control': cacheControlValue,
+      ...freshness,
       ETag: answer.etag,
     },
   });
 }
 
 /** RFC 9110 §15.4.5: a 304 repeats the headers a 200 would have sent, except the body's. */
-export function notModifiedAnswer(answer: CachedAnswer, cacheControlValue: string, context: AnswerContext): Response {
+export function notModifiedAnswer(answer: CachedAnswer, freshness: Record<string, string>, context: AnswerContext): Response {
   return new Response(null, {
     status: 304,
-    headers: { ...COMMON_HEADERS, ...context.cors, 'Cache-Control': cacheControlValue, ETag: answer.etag },
+    headers: { ...COMMON_HEADERS, ...context.cors, ...freshness, ETag: answer.etag },
   });
 }
 

@@ -34,7 +34,7 @@ export class CorsPolicy {
     if (!this.#anyOrigin && this.#origins.size > 0) headers['Vary'] = 'Origin';
     if (this.isAllowed(origin)) {
       headers['Access-Control-Allow-Origin'] = this.#anyOrigin ? '*' : origin;
-      headers['Access-Control-Expose-Headers'] = 'Retry-After, ETag';
+      headers['Access-Control-Expose-Headers'] = 'Retry-After, ETag, Age';
     }
     return headers;
   }

@@ -7,5 +7,12 @@ import { findChromium, MISSING_CHROMIUM_MESSAGE } from './chromium.js';
  */
 export default async function setup(): Promise<void> {
   if (!findChromium()) throw new Error(MISSING_CHROMIUM_MESSAGE);
-  await build({ configFile: new URL('../../../vite.config.ts', import.meta.url).pathname, logLevel: 'warn' });
+  // Vitest runs with NODE_ENV=test, which would build Lit's development variant: build what shops get.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: new URL('../../../vite.config.ts', import.meta.url).pathname, logLevel: 'warn', mode: 'production' });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
 }

@@ -1,0 +1,79 @@
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { build } from 'vite';
+
+const project = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
+
+/**
+ * What `vite build` picks under NODE_ENV=production, spelled out: Vitest runs with NODE_ENV=test,
+ * under which Vite resolves Lit's development build and React's development build.
+ */
+export const PRODUCTION = {
+  resolve: { conditions: ['module', 'browser', 'production'] },
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+};
+
+/** Every browser source file under src/, relative to it (the server code never ships). */
+async function librarySources(directory = project('src')): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(directory, { withFileTypes: true })) {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory() && entry.name !== 'server') found.push(...(await librarySources(path)));
+    else if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) found.push(path);
+  }
+  return found;
+}
+
+/**
+ * Builds a shop's app that installed `live-visitors` from npm: the package as it ships (this
+ * package.json with its `exports` and `sideEffects`, the library compiled to `dist/lib` as
+ * `npm run build` emits it) inside the app's `node_modules`, and `entries` bundled by Vite's
+ * production build. Returns the bundled files by name. The app lives under the project's
+ * `node_modules/.cache`, so the package's own dependency (lit) resolves as it would for a shop.
+ */
+export async function buildBundlerApp(entries: Record<string, string>): Promise<Map<string, string>> {
+  const cache = project('node_modules/.cache');
+  await mkdir(cache, { recursive: true });
+  const app = await mkdtemp(join(cache, 'live-visitors-shop-app-'));
+  try {
+    const installed = join(app, 'node_modules', 'live-visitors');
+    for (const source of await librarySources()) {
+      const { outputText } = ts.transpileModule(await readFile(source, 'utf8'), {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, useDefineForClassFields: false, verbatimModuleSyntax: true },
+        fileName: source,
+      });
+      const target = join(installed, 'dist', 'lib', relative(project('src'), source).replace(/\.ts$/, '.js'));
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, outputText);
+    }
+    await copyFile(project('package.json'), join(installed, 'package.json'));
+    await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'shop-app', private: true, type: 'module' }));
+    const input: Record<string, string> = {};
+    for (const [name, code] of Object.entries(entries)) {
+      input[name] = join(app, `${name}.js`);
+      await writeFile(input[name], code);
+    }
+    const outDir = join(app, 'out');
+    await build({
+      configFile: false,
+      root: app,
+      logLevel: 'silent',
+      ...PRODUCTION,
+      build: {
+        outDir,
+        target: 'es2022',
+        sourcemap: false,
+        modulePreload: false,
+        copyPublicDir: false,
+        rolldownOptions: { input, output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' } },
+      },
+    });
+    const files = new Map<string, string>();
+    for (const file of await readdir(outDir)) files.set(file, await readFile(join(outDir, file), 'utf8'));
+    return files;
+  } finally {
+    await rm(app, { recursive: true, force: true });
+  }
+}
