@@ -1,6 +1,6 @@
-import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve, type Server } from 'srvx';
+import { serve } from 'srvx';
+import { closeGracefully } from '../close-gracefully.js';
 import { createEmulator, type Emulator, type EmulatorOptions } from './emulator.js';
 
 export interface EmulatorServerOptions extends EmulatorOptions {
@@ -19,7 +19,6 @@ export interface EmulatorServer {
 }
 
 const GRACE_MS = 2_000;
-const IDLE_SWEEP_MS = 25;
 
 /** Serves an emulator over HTTP with srvx's Node adapter; resolves once it listens. */
 export async function startEmulatorServer(options: EmulatorServerOptions): Promise<EmulatorServer> {
@@ -46,26 +45,12 @@ export async function startEmulatorServer(options: EmulatorServerOptions): Promi
     url: `http://${host}:${address.port}`,
     emulator,
     close() {
-      closing ??= closeGracefully(server, emulator);
+      closing ??= (() => {
+        // Releasing held requests first lets them finish within the grace period.
+        emulator.dispose();
+        return closeGracefully(server, GRACE_MS);
+      })();
       return closing;
     },
   };
-}
-
-async function closeGracefully(server: Server, emulator: Emulator): Promise<void> {
-  emulator.dispose();
-  const nodeServer = server.node?.server as HttpServer | undefined;
-  // Requests just released by dispose() finish on keep-alive connections, which become
-  // idle after close() has run its own one-off sweep; sweep again until all are gone.
-  const sweep = setInterval(() => nodeServer?.closeIdleConnections(), IDLE_SWEEP_MS);
-  let forceTimer: NodeJS.Timeout | undefined;
-  const forced = new Promise<void>((resolve) => {
-    forceTimer = setTimeout(() => resolve(server.close(true)), GRACE_MS);
-  });
-  try {
-    await Promise.race([server.close(), forced]);
-  } finally {
-    clearInterval(sweep);
-    clearTimeout(forceTimer);
-  }
 }

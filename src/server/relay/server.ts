@@ -1,6 +1,6 @@
-import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve, type Server } from 'srvx';
+import { serve } from 'srvx';
+import { closeGracefully } from '../close-gracefully.js';
 import { createRelay, type RelayOptions } from './relay.js';
 
 export interface RelayServerOptions extends RelayOptions {
@@ -19,7 +19,6 @@ export interface RelayServer {
 
 /** Longer than the upstream timeout, so a browser waiting on the service still gets its answer. */
 const GRACE_MS = 6_000;
-const IDLE_SWEEP_MS = 25;
 
 /** Serves a relay over HTTP with srvx's Node adapter; resolves once it listens. */
 export async function startRelayServer(options: RelayServerOptions): Promise<RelayServer> {
@@ -40,25 +39,8 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
   return {
     url: `http://${host}:${address.port}`,
     close() {
-      closing ??= closeGracefully(server);
+      closing ??= closeGracefully(server, GRACE_MS);
       return closing;
     },
   };
-}
-
-async function closeGracefully(server: Server): Promise<void> {
-  const nodeServer = server.node?.server as HttpServer | undefined;
-  // Keep-alive connections become idle only after their answer is sent, after close()'s
-  // own one-off sweep; sweep again until they are all gone.
-  const sweep = setInterval(() => nodeServer?.closeIdleConnections(), IDLE_SWEEP_MS);
-  let forceTimer: NodeJS.Timeout | undefined;
-  const forced = new Promise<void>((resolve) => {
-    forceTimer = setTimeout(() => resolve(server.close(true)), GRACE_MS);
-  });
-  try {
-    await Promise.race([server.close(), forced]);
-  } finally {
-    clearInterval(sweep);
-    clearTimeout(forceTimer);
-  }
 }
