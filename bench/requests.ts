@@ -49,6 +49,9 @@ async function countRequests(tag: string, scenario: Scenario, clock: ReturnType<
 }
 
 export async function benchRequests(): Promise<void> {
+  // happy-dom replaces Node's globals (fetch among them) while this runs: keep Node's to restore.
+  const realFetch = globalThis.fetch;
+  const realWarn = console.warn;
   const { GlobalRegistrator } = await import('@happy-dom/global-registrator');
   GlobalRegistrator.register({ url: 'https://shop.example/product' });
   const clock = FakeTimers.install({ now: Date.UTC(2026, 10, 22, 9), toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
@@ -70,5 +73,7 @@ export async function benchRequests(): Promise<void> {
   }
   clock.uninstall();
   await GlobalRegistrator.unregister();
+  globalThis.fetch = realFetch;
+  console.warn = realWarn;
   printTable('Requests sent by one browser in one simulated hour (interval 60 s)', rows);
 }
