@@ -1,10 +1,11 @@
+import { REQUEST_TIMEOUT_MS } from './realtime/client.js';
 import { CLOCK_SKEW_TOLERANCE_MS, type FeedSnapshot } from './realtime/feed.js';
 import type { RealtimeReport } from './realtime/report.js';
 
 /**
  * - `loading`: no answer yet on this page (a cached count may already show);
- * - `live`: a fresh count;
- * - `stale`: the last good count, while refreshes fail;
+ * - `live`: a fresh count: the last request, within an interval (and its timeout), got it;
+ * - `stale`: the last good count, while refreshes fail or cannot be made (offline, hidden);
  * - `unavailable`: nothing to show (configuration error, no usable count, or the count outlived max-age).
  */
 export type WidgetState = 'loading' | 'live' | 'stale' | 'unavailable';
@@ -13,20 +14,21 @@ export interface WidgetView {
   state: WidgetState;
   /** The report still young enough to show, if any. */
   report: RealtimeReport | null;
-  /** Device time after which `report` may no longer be shown. */
-  expiresAt: number | null;
+  /** Device time at which the view changes by time alone (live turns stale, a count expires), if any. */
+  changesAt: number | null;
 }
 
-export const UNAVAILABLE: WidgetView = { state: 'unavailable', report: null, expiresAt: null };
+export const UNAVAILABLE: WidgetView = { state: 'unavailable', report: null, changesAt: null };
 
 /** Pure: what to show for a feed snapshot at device time `now`. */
-export function widgetView(snapshot: FeedSnapshot | null, now: number, maxAgeMs: number): WidgetView {
+export function widgetView(snapshot: FeedSnapshot | null, now: number, maxAgeMs: number, intervalMs: number): WidgetView {
   if (!snapshot || snapshot.stopped) return UNAVAILABLE;
-  const { report, fetchedAt, failure, settled } = snapshot;
+  const { report, fetchedAt, attemptedAt, failure, settled } = snapshot;
   const expiresAt = fetchedAt === null ? null : fetchedAt + maxAgeMs;
   // A fetch time in the future means the device clock moved back: the age is unknowable, so the count is not shown.
   const usable = report !== null && expiresAt !== null && now <= expiresAt && fetchedAt! <= now + CLOCK_SKEW_TOLERANCE_MS;
-  if (!usable) return settled ? UNAVAILABLE : { state: 'loading', report: null, expiresAt: null };
-  const state = failure ? 'stale' : settled ? 'live' : 'loading';
-  return { state, report, expiresAt };
+  if (!usable) return settled ? UNAVAILABLE : { state: 'loading', report: null, changesAt: null };
+  const overdueAt = (attemptedAt ?? fetchedAt!) + intervalMs + REQUEST_TIMEOUT_MS;
+  const state = failure || (settled && now > overdueAt) ? 'stale' : settled ? 'live' : 'loading';
+  return { state, report, changesAt: state === 'live' ? Math.min(overdueAt + 1, expiresAt) : expiresAt };
 }

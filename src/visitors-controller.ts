@@ -13,8 +13,8 @@ const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 /**
  * Connects one element to its website's shared feed: subscribes while connected, turns
- * snapshots into a view, fires the element's events, and wakes the element when its count
- * outlives max-age (on time, not at the next poll).
+ * snapshots into a view, fires the element's events, and wakes the element when its view
+ * changes by time alone (live turns stale, a count outlives max-age): on time, not at the next poll.
  */
 export class VisitorsController implements ReactiveController {
   readonly #host: Host;
@@ -79,7 +79,7 @@ export class VisitorsController implements ReactiveController {
   /** What to show now. */
   view(): WidgetView {
     if (!this.#config) return UNAVAILABLE;
-    return widgetView(this.#snapshot, environment().now(), this.#config.maxAgeMs);
+    return widgetView(this.#snapshot, environment().now(), this.#config.maxAgeMs, this.#config.intervalMs);
   }
 
   refresh(): void {
@@ -118,13 +118,13 @@ export class VisitorsController implements ReactiveController {
 
   #scheduleExpiry(): void {
     this.#clearExpiry();
-    const { expiresAt } = this.view();
-    if (expiresAt === null || !this.#host.isConnected) return;
+    const { changesAt } = this.view();
+    if (changesAt === null || !this.#host.isConnected) return;
     const env = environment();
     this.#expiryTimer = env.setTimeout(() => {
       this.#expiryTimer = null;
       this.#host.requestUpdate();
-    }, Math.min(MAX_TIMER_DELAY_MS, Math.max(0, expiresAt - env.now()) + 1));
+    }, Math.min(MAX_TIMER_DELAY_MS, Math.max(0, changesAt - env.now()) + 1));
   }
 
   #clearExpiry(): void {

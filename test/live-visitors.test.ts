@@ -195,6 +195,20 @@ describe('failures over time', () => {
     expect(el.getAttribute('state')).toBe('unavailable');
   });
 
+  it('turns stale when offline keeps it from refreshing, and live again once back online', async () => {
+    const el = await widget();
+    tab.setOnline(false);
+    await settle(el, MINUTE + 10_000);
+    expect(el.getAttribute('state')).toBe('live');
+    await settle(el, 2);
+    expect(el.getAttribute('state')).toBe('stale');
+    expect(shownText(el)).toContain('23');
+    tab.setOnline(true);
+    await settle(el);
+    expect(el.getAttribute('state')).toBe('live');
+    expect(service.requests).toHaveLength(2);
+  });
+
   it('recovers to live when the service answers again', async () => {
     const el = await widget();
     service.reply = () => 'network-error';

@@ -1,5 +1,5 @@
 import { retryDelay } from './backoff.js';
-import { fetchRealtimeAnswer } from './client.js';
+import { fetchRealtimeAnswer, REQUEST_TIMEOUT_MS } from './client.js';
 import { type Environment, environment } from './environment.js';
 import { RealtimeError, isConfigurationError } from './errors.js';
 import { exclusively } from './lock.js';
@@ -16,8 +16,10 @@ export interface FeedKey {
 /** What subscribers see. A failure never erases the last good report: they sit side by side. */
 export interface FeedSnapshot {
   report: RealtimeReport | null;
-  /** Device time at which `report` was fetched (here or in another tab). */
+  /** Device time at which `report` was fetched (here or in another tab), less its age on arrival. */
   fetchedAt: number | null;
+  /** Device time of the last request (here or in another tab), good or not. */
+  attemptedAt: number | null;
   /** The latest failure since the last good report, or the configuration error that stopped the feed. */
   failure: FeedFailure | null;
   /** Some answer is in: a report fresh enough not to ask again, or a request that ended either way. */
@@ -36,6 +38,11 @@ export const CLOCK_SKEW_TOLERANCE_MS = 60_000;
  * one page's wrong token while another page holds the right one: it blocks the others shortly.
  */
 const CONFIGURATION_ERROR_PAUSE_MS = { unauthorized: 10 * 60_000, other: 60 * 60_000 };
+/**
+ * Another tab was asking when we meant to: its answer normally arrives as a storage event well
+ * before this; if its page closed mid-request, we ask ourselves after this long.
+ */
+const OTHER_TAB_GRACE_MS = REQUEST_TIMEOUT_MS + 5_000;
 
 /**
  * One website's live count for every element of the page that shows it: started by its first
@@ -56,6 +63,8 @@ export class VisitorFeed {
   #running = false;
   #timer: unknown = null;
   #inFlight: AbortController | null = null;
+  /** Not before this device time: another tab was asking (see OTHER_TAB_GRACE_MS). */
+  #quietUntil = 0;
   #unlisten: Array<() => void> = [];
   #snapshot: FeedSnapshot | null = null;
 
@@ -70,6 +79,7 @@ export class VisitorFeed {
     this.#snapshot ??= {
       report: this.#record.report,
       fetchedAt: this.#record.fetchedAt,
+      attemptedAt: this.#record.attemptedAt,
       failure: this.#fatal ?? this.#record.failure,
       settled: this.#settled || this.#fatal !== null,
       stopped: this.#fatal !== null,
@@ -151,6 +161,10 @@ export class VisitorFeed {
 
   /** When the next request is due, by the device clock: an interval after the last one, or when the backoff ends. */
   #dueAt(): number {
+    return Math.max(this.#recordDueAt(), this.#quietUntil);
+  }
+
+  #recordDueAt(): number {
     const { fetchedAt, attemptedAt, retryAt } = this.#record;
     const now = this.#env.now();
     if (retryAt !== null) return retryAt > now + Math.max(MAX_PLAUSIBLE_WAIT_MS, 2 * this.intervalMs) ? now : retryAt;
@@ -184,11 +198,11 @@ export class VisitorFeed {
     this.#clearTimer();
     const request = new AbortController();
     this.#inFlight = request;
+    let asked = true;
     try {
-      await exclusively(this.#env, this.#store.key, request.signal, async () => {
-        // Another tab may have asked while we waited for the lock: then its answer is ours.
+      asked = await exclusively(this.#env, this.#store.key, async () => {
+        // Another tab may have asked just before us: then its answer is ours.
         this.#adoptStored();
-        // The page may also have been hidden, or gone offline, while we waited.
         if (!force && (this.#dueAt() > this.#env.now() || !this.#canAsk())) return;
         await this.#ask(request.signal);
       });
@@ -197,9 +211,13 @@ export class VisitorFeed {
       if (!request.signal.aborted) this.#fail(asRealtimeError(error));
     } finally {
       if (this.#inFlight === request) this.#inFlight = null;
+      if (!asked) this.#quietUntil = this.#env.now() + OTHER_TAB_GRACE_MS;
       if (!request.signal.aborted) {
-        this.#settled = true;
-        this.#changed();
+        // Skipped for another tab: no answer yet, so nothing changes until its storage event.
+        if (asked) {
+          this.#settled = true;
+          this.#changed();
+        }
         this.#schedule();
       }
     }

@@ -2,45 +2,50 @@ import type { Environment } from './environment.js';
 
 /** How long a tab without Web Locks may hold its storage claim (a request times out before). */
 const CLAIM_MS = 15_000;
-const CLAIM_POLL_MS = 500;
 
 /**
- * Runs `task` while no other tab of this browser runs a task under the same name, so only one
- * of them asks the service and the others read its answer from storage.
+ * Runs `task` unless another tab of this browser is running a task under the same name right
+ * now; resolves to false when it did not run. That other tab is asking the service, and its
+ * answer reaches this one as a storage event.
  *
- * Uses the Web Locks API; where it is missing, a claim written to localStorage (weaker: two
- * tabs can race within a few milliseconds, which costs one extra request, never a wrong count).
+ * Never waits for the other tab: a waiting tab would read localStorage as soon as it got the
+ * lock, and Chromium hands localStorage writes between tab processes on asynchronously, so it
+ * could read the old record and ask again.
+ *
+ * Uses the Web Locks API; where it is missing or refused, a claim written to localStorage
+ * (weaker: two tabs can race within a few milliseconds, which costs one extra request, never a
+ * wrong count).
  */
-export async function exclusively(
-  env: Environment,
-  name: string,
-  signal: AbortSignal,
-  task: () => Promise<void>,
-): Promise<void> {
+export async function exclusively(env: Environment, name: string, task: () => Promise<void>): Promise<boolean> {
   const locks = env.locks();
   if (locks) {
     let ran = false;
     try {
-      await locks.request(name, { signal }, () => ((ran = true), task()));
-      return;
+      return await locks.request(name, { ifAvailable: true }, async (lock) => {
+        if (!lock) return false;
+        ran = true;
+        await task();
+        return true;
+      });
     } catch (error) {
       // Refused before it ran (sandboxed or opaque-origin frames throw SecurityError): use the claim.
-      if (ran || signal.aborted) throw error;
+      if (ran) throw error;
     }
   }
   const storage = env.storage();
-  if (!storage) return task();
-  const claimKey = `${name}#claim`;
-  while (!signal.aborted && readClaim(storage, claimKey) > env.now()) {
-    await new Promise<void>((resolve) => env.setTimeout(resolve, CLAIM_POLL_MS));
+  if (!storage) {
+    await task();
+    return true;
   }
-  if (signal.aborted) return;
+  const claimKey = `${name}#claim`;
+  if (readClaim(storage, claimKey) > env.now()) return false;
   writeClaim(storage, claimKey, String(env.now() + CLAIM_MS));
   try {
     await task();
   } finally {
     writeClaim(storage, claimKey, null);
   }
+  return true;
 }
 
 function readClaim(storage: Storage, key: string): number {

@@ -65,8 +65,6 @@ interface FaultCase {
   fault?: Fault;
   /** `hang`: a request stays at the service until the client's timeout ends it. */
   holdsRequest?: boolean;
-  /** A failing expectation kept visible as `it.fails` below: what it is and why. */
-  knownBug?: string;
 }
 
 const backoff: Policy = { kind: 'backoff' };
@@ -98,11 +96,6 @@ const CASES: FaultCase[] = [
   {
     name: 'offline, then online',
     policy: { kind: 'silent' },
-    // BUG (src/view-state.ts:30 with src/realtime/feed.ts:130-134): going offline records no
-    // failure, so the element keeps `state="live"` for an overdue count until max-age, where the
-    // README's states say `live` is "a fresh count" and the last good count that cannot be
-    // refreshed is `stale`.
-    knownBug: 'the last good count shows as `stale` while offline (it stays `live`)',
   },
 ];
 
@@ -309,7 +302,8 @@ describe('fault matrix: the built bundle in Chromium against faults injected at 
     if (row.policy.kind === 'stop') {
       // A configuration error is `unavailable` at once (README, `state`): retrying cannot fix it.
       expect(stateAt(outcome, 90_000)).toEqual(unavailable);
-    } else if (!row.knownBug) {
+    } else {
+      // Offline too: a count that cannot be refreshed is no longer `live`.
       expect(stateAt(outcome, 90_000)).toEqual(kept);
       expect(stateAt(outcome, MAX_AGE_MS)).toEqual(kept);
     }
@@ -343,11 +337,5 @@ describe('fault matrix: the built bundle in Chromium against faults injected at 
       // Back online with an overdue count: asks at once (within the step the event arrived in).
       expect(recovery!.at - FAULT_END_MS).toBeLessThanOrEqual(STEP_MS);
     }
-  });
-
-  const offline = CASES.find((row) => row.name === 'offline, then online')!;
-  it.fails(`${offline.name}: ${offline.knownBug}`, async () => {
-    const outcome = outcomes.get(offline.name) ?? (await runCase(offline));
-    expect(stateAt(outcome, 90_000)).toMatchObject({ state: 'stale', count: BEFORE });
   });
 });

@@ -185,12 +185,8 @@ describe('one simulated hour in Chromium, requests counted at the emulator', () 
       expect(run.errors).toEqual([]);
     });
 
-    // BUG (src/realtime/feed.ts:188-190 with src/realtime/lock.ts:24): a tab that gets the Web Lock
-    // right after another tab released it reads localStorage *before* the other tab's write has
-    // reached it (Chromium propagates localStorage between renderer processes asynchronously; the
-    // lock does not order it), so `#adoptStored()` sees the old record, finds the count due, and
-    // asks again. Measured: ~1.5 requests per interval with 3 tabs instead of 1.
-    it.fails('send one request per interval in total', () => {
+    // A tab that waited for the lock could read localStorage before the other tab's write reached it.
+    it('send one request per interval in total', () => {
       expect(minutes(run.requestTimes)).toEqual(minutes(ONE_PER_INTERVAL));
     });
   });

@@ -37,18 +37,19 @@ class SharedStorage implements Storage {
   }
 }
 
-/** Web Locks with the one behaviour we rely on: tasks under one name run one after another. */
+/** Web Locks as far as we use them: one holder per name, and `ifAvailable` answering null when held. */
 class FakeLocks {
-  readonly #queues = new Map<string, Promise<unknown>>();
+  readonly #held = new Set<string>();
 
-  request(name: string, options: { signal?: AbortSignal }, task: () => Promise<unknown>): Promise<unknown> {
-    const previous = this.#queues.get(name) ?? Promise.resolve();
-    const run = previous.then(() => {
-      if (options.signal?.aborted) throw new DOMException('Aborted', 'AbortError');
-      return task();
-    });
-    this.#queues.set(name, run.catch(() => {}));
-    return run;
+  async request<T>(name: string, options: { ifAvailable?: boolean }, task: (lock: { name: string } | null) => Promise<T>): Promise<T> {
+    if (!options.ifAvailable) throw new TypeError('this fake only grants locks with ifAvailable');
+    if (this.#held.has(name)) return task(null);
+    this.#held.add(name);
+    try {
+      return await task({ name });
+    } finally {
+      this.#held.delete(name);
+    }
   }
 }
 
