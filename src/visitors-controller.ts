@@ -3,7 +3,6 @@ import type { ConfigResult, WidgetConfig } from './config.js';
 import { dispatch, type LiveVisitorsErrorDetail, type LiveVisitorsUpdateDetail } from './events.js';
 import { environment } from './realtime/environment.js';
 import { feedFor, type FeedSnapshot } from './realtime/feed.js';
-import type { FeedFailure } from './realtime/storage.js';
 import { UNAVAILABLE, widgetView, type WidgetView } from './view-state.js';
 
 type Host = ReactiveControllerHost & HTMLElement;
@@ -26,7 +25,7 @@ export class VisitorsController implements ReactiveController {
   #configError: string | null = null;
   #expiryTimer: unknown = null;
   #announcedFetchTime: number | null = null;
-  #announcedFailure: FeedFailure | null = null;
+  #announcedFailureAt: number | null = null;
 
   constructor(host: Host) {
     this.#host = host;
@@ -66,7 +65,7 @@ export class VisitorsController implements ReactiveController {
     this.#subscription = subscription;
     this.#snapshot = null;
     this.#announcedFetchTime = null;
-    this.#announcedFailure = null;
+    this.#announcedFailureAt = null;
     if (!result.ok) {
       this.#reportConfigError(result.message);
       return;
@@ -89,7 +88,7 @@ export class VisitorsController implements ReactiveController {
   #receive(snapshot: FeedSnapshot): void {
     this.#snapshot = snapshot;
     this.#host.requestUpdate();
-    const { report, fetchedAt, failure } = snapshot;
+    const { report, fetchedAt, attemptedAt, failure } = snapshot;
     // A report is new when it was fetched at another time: failures and other tabs re-send the same one.
     if (report && fetchedAt !== this.#announcedFetchTime && this.view().report === report) {
       this.#announcedFetchTime = fetchedAt;
@@ -101,8 +100,9 @@ export class VisitorsController implements ReactiveController {
       // After the render, so listeners find the new count on the page.
       void this.#host.updateComplete.then(() => dispatch(this.#host, 'live-visitors-update', detail));
     }
-    if (failure && failure !== this.#announcedFailure) {
-      this.#announcedFailure = failure;
+    // Likewise a failure is new when it came from another attempt.
+    if (failure && attemptedAt !== this.#announcedFailureAt) {
+      this.#announcedFailureAt = attemptedAt;
       const detail: LiveVisitorsErrorDetail = { kind: failure.kind, status: failure.status, message: failure.message };
       void this.#host.updateComplete.then(() => dispatch(this.#host, 'live-visitors-error', detail));
     }
