@@ -19,9 +19,8 @@ export function emulatorPlugin(options: EmulatorOptions = {}): Plugin {
     name: 'live-visitors:emulator',
     apply: 'serve',
     configureServer(server) {
+      // A marketer sees a believable crowd on the first load: the simulator starts full, not from zero.
       const emulator = createEmulator({ controls: true, simulate: DEMO_CROWD, ...options });
-      // Fill the shop at once: a marketer should see a believable number on the first load, not a ramp from zero.
-      emulator.traffic.setTarget(DEMO_CROWD, { immediate: true });
       const relay = createRelay({
         config: {
           upstream: 'http://emulator.localhost',

@@ -145,3 +145,16 @@ describe('traffic in the emulator', () => {
     emulator.dispose();
   });
 });
+
+describe('the simulate option', () => {
+  it('starts with the crowd already there, not a ramp from zero', () => {
+    const time = new FakeTime();
+    const emulator = createEmulator({ simulate: 25, now: time.now, timers: time, random: seededRandom(7) });
+    try {
+      expect(emulator.currentVisitors('demo-shop')).toBe(25);
+      expect(emulator.currentVisitors('small-shop')).toBe(25);
+    } finally {
+      emulator.dispose();
+    }
+  });
+});

@@ -183,7 +183,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   ]);
 
   if (options.simulate !== undefined) {
-    traffic.setTarget(options.simulate);
+    // The shop is already busy when the emulator starts: a first request shows the crowd, not a ramp from zero.
+    traffic.setTarget(options.simulate, { immediate: true });
     traffic.start();
   }
   return emulator;
