@@ -72,6 +72,20 @@ describe('edge cases', () => {
     expect(service.requests.length).toBe(2);
   });
 
+  it('a 401 stops only its own page: a page load with the fixed token asks at once', async () => {
+    service.reply = () => ({ status: 401, body: { error: 'Missing or invalid authorization header. Expected: Bearer <token>' } });
+    const wrong = watch(browser.openTab());
+    await elapse(0);
+    expect(wrong.latest().stopped).toBe(true);
+    await wrong.stop();
+    service.reply = null;
+    key = { ...key, token: 'the-right-token' };
+    const fixed = watch(browser.openTab());
+    await elapse(0);
+    expect(service.requests).toHaveLength(2);
+    expect(fixed.latest().report?.currentVisitors).toBe(23);
+  });
+
   it('a tab hidden while it waited for the lock does not send', async () => {
     service.reply = () => 'hang';
     const a = watch(browser.openTab());

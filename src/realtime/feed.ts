@@ -33,11 +33,11 @@ export type FeedListener = (snapshot: FeedSnapshot) => void;
 /** A device clock that jumped back makes a record look fetched in the future: distrust it past this. */
 export const CLOCK_SKEW_TOLERANCE_MS = 60_000;
 /**
- * A configuration error stops this page's feed for good, and later page loads for a while, so a
- * template with a wrong website-id cannot spend the plan one page view at a time. A 401 may be
- * one page's wrong token while another page holds the right one: it blocks the others shortly.
+ * A 404 or 400 stops this page's feed for good, and later page loads for this long, so a template
+ * with a wrong website-id cannot spend the plan one page view at a time. Fixing the website-id
+ * changes the storage key, so a fix shows at once.
  */
-const CONFIGURATION_ERROR_PAUSE_MS = { unauthorized: 10 * 60_000, other: 60 * 60_000 };
+const WEBSITE_ERROR_PAUSE_MS = 60 * 60_000;
 /**
  * Another tab was asking when we meant to: its answer normally arrives as a storage event well
  * before this; if its page closed mid-request, we ask ourselves after this long.
@@ -240,15 +240,15 @@ export class VisitorFeed {
     const failure: FeedFailure = { kind: error.kind, status: error.status, message: error.message };
     const now = this.#env.now();
     const failures = this.#record.failures + 1;
-    let wait: number;
     if (isConfigurationError(error.kind)) {
       this.#fatal = failure;
       if (!this.#warned) this.#env.warn(`<live-visitors> stopped asking: ${error.message}`);
       this.#warned = true;
-      wait = error.kind === 'unauthorized' ? CONFIGURATION_ERROR_PAUSE_MS.unauthorized : CONFIGURATION_ERROR_PAUSE_MS.other;
-    } else {
-      wait = retryDelay(error, failures, this.intervalMs, this.#env.random());
+      // A 401 is about this page's token, which storage never holds: a page with the right token,
+      // or this one after the fix, must not inherit it. It stops this page only.
+      if (error.kind === 'unauthorized') return;
     }
+    const wait = this.#fatal ? WEBSITE_ERROR_PAUSE_MS : retryDelay(error, failures, this.intervalMs, this.#env.random());
     this.#save({ ...this.#record, failures, attemptedAt: now, retryAt: now + wait, failure });
   }
 

@@ -93,7 +93,7 @@ function finiteOrNull(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
-const KINDS = new Set<string>(['unauthorized', 'bad-request', 'not-found', 'rate-limited', 'server', 'network', 'timeout', 'invalid-response']);
+const KINDS = new Set<string>(['bad-request', 'not-found', 'rate-limited', 'server', 'network', 'timeout', 'invalid-response']);
 
 function parseFailure(value: unknown): FeedFailure | null {
   if (typeof value !== 'object' || value === null) return null;
