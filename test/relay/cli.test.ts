@@ -1,5 +1,4 @@
 // @vitest-environment node
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +8,7 @@ import { startEmulatorServer, type EmulatorServer } from '../../src/server/emula
 import { parseRelayArguments, RelayUsageError } from '../../src/server/relay/cli-arguments.js';
 import { runRelayCommand, type RelayCommandIo } from '../../src/server/relay/command.js';
 import { EMULATOR_CONFIG, eventually, leakedTokens, OTHER_SHOP, SHOP } from './support/relay-harness.js';
+import { launchCommand } from '../support/command-process.js';
 
 const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
 
@@ -136,18 +136,7 @@ describe('runRelayCommand', () => {
 });
 
 describe('live-visitors-relay (the real process)', () => {
-  const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-  const cli = join(process.cwd(), 'src', 'server', 'relay', 'cli.ts');
-
-  function launch(args: string[]) {
-    const child = spawn(tsx, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    return { child, exited, out: () => out, err: () => err };
-  }
+  const launch = (args: string[]) => launchCommand('src/server/relay/cli.ts', args);
 
   it('serves, relays one request, and exits 0 on SIGTERM', async () => {
     const run = launch(['--port', '0', '--config', configPath]);

@@ -1,5 +1,4 @@
 // @vitest-environment node
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliUsageError, parseCliArguments } from '../../src/server/emulator/cli-arguments.js';
 import { runEmulatorCommand, type CommandIo } from '../../src/server/emulator/command.js';
 import { eventually } from './support/test-server.js';
+import { launchCommand } from '../support/command-process.js';
 
 const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
 
@@ -138,18 +138,7 @@ describe('runEmulatorCommand', () => {
 });
 
 describe('npm run emulator (the real process)', () => {
-  const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-  const cli = join(process.cwd(), 'src', 'server', 'emulator', 'cli.ts');
-
-  function launch(args: string[]) {
-    const child = spawn(tsx, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    return { child, exited, out: () => out, err: () => err };
-  }
+  const launch = (args: string[]) => launchCommand('src/server/emulator/cli.ts', args);
 
   it('serves, answers one request, and exits 0 on SIGTERM', async () => {
     const run = launch(['--port', '0']);
