@@ -23,6 +23,15 @@ function issuesOf(run: () => unknown): readonly string[] {
 }
 
 describe('parseRelayConfig', () => {
+  it('never quotes a token pasted into the wrong field', () => {
+    const issues = issuesOf(() =>
+      parseRelayConfig({ ...minimal, hourlyBudget: TOKEN, allowOrigins: [TOKEN, { id: 'x', token: TOKEN }] }),
+    );
+    expect(issues.length).toBe(3);
+    expect(issues.join('\n')).not.toContain(TOKEN);
+    expect(issues.join('\n')).toContain(`a string of ${TOKEN.length} characters`);
+  });
+
   it('fills in the defaults and normalises the upstream URL', () => {
     const config = parseRelayConfig({ ...minimal, upstream: 'https://analytics.example/base/' });
     expect(config).toEqual({

@@ -128,11 +128,37 @@ describe('POST /__emulator/reset', () => {
     server.emulator.recordPageview(DEMO.websiteId, 'visitor-a');
     await server.realtime(`?websiteId=${DEMO.websiteId}`, bearer(DEMO.token));
     await server.control('POST', '/fault', { kind: 'server-error' });
-    const answer = await server.control('POST', '/reset');
+    const answer = await server.control('POST', '/reset', {});
     expect(answer.status).toBe(200);
     expect(answer.json).toMatchObject({ fault: null, websites: [{ currentVisitors: 0 }, { currentVisitors: 0 }] });
     const report = await server.realtime(`?websiteId=${DEMO.websiteId}`, bearer(DEMO.token));
     expect(report.headers.get('x-ratelimit-remaining')).toBe('9999');
+  });
+});
+
+describe('the control API against other web pages', () => {
+  it('refuses a reset a plain HTML form could send (not JSON)', async () => {
+    const answer = await server.request('/__emulator/reset', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain', Origin: 'https://evil.example' },
+      body: 'x',
+    });
+    expect(answer.status).toBe(415);
+  });
+
+  it('answers on localhost only, against DNS rebinding', async () => {
+    const { request } = await import('node:http');
+    const { port } = new URL(server.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const asked = request({ host: '127.0.0.1', port, path: '/__emulator/state', headers: { Host: `attacker.example:${port}` } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      asked.on('error', reject);
+      asked.end();
+    });
+    expect(status).toBe(403);
+    expect((await server.control('GET', '/state')).status).toBe(200);
   });
 });
 

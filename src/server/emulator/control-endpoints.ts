@@ -51,7 +51,9 @@ export function controlRoutes(emulator: Emulator): ReadonlyMap<string, Route> {
       {
         visibility: 'private',
         methods: {
-          POST: () => {
+          // JSON only, like the other POSTs: a plain HTML form on any site could otherwise reset it.
+          POST: (request) => {
+            if (!isJson(request)) return notJsonAnswer();
             emulator.reset();
             return jsonAnswer(200, emulator.state(), PRIVATE);
           },
@@ -61,11 +63,16 @@ export function controlRoutes(emulator: Emulator): ReadonlyMap<string, Route> {
   ]);
 }
 
+function isJson(request: Request): boolean {
+  return /^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '');
+}
+
+function notJsonAnswer(): Response {
+  return errorAnswer(415, 'Content-Type must be application/json', PRIVATE);
+}
+
 async function withJsonBody(request: Request, use: (body: unknown) => Response): Promise<Response> {
-  const contentType = request.headers.get('content-type') ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
-    return errorAnswer(415, 'Content-Type must be application/json', PRIVATE);
-  }
+  if (!isJson(request)) return notJsonAnswer();
   const body = await readJsonBody(request);
   return body.ok ? use(body.json) : errorAnswer(body.status, body.error, PRIVATE);
 }

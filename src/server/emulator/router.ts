@@ -21,9 +21,15 @@ export function dispatch(routes: RouteTable, request: Request): Response | Promi
   const method = request.method.toUpperCase();
   const allowed = allowedMethods(route);
   if (method === 'OPTIONS' && route.visibility === 'public') return preflightAnswer(allowed);
+  // DNS rebinding: a page on attacker.example resolving to 127.0.0.1 must not reach the controls.
+  if (route.visibility === 'private' && !isLoopbackHost(url.hostname)) return errorAnswer(403, 'The control API answers on localhost only', { visibility: 'private' });
   const handle = route.methods[method];
   if (!handle) return methodNotAllowedAnswer(method, url.pathname, allowed, route.visibility);
   return handle(request, url);
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]';
 }
 
 function allowedMethods(route: Route): string[] {

@@ -22,14 +22,13 @@ export interface AnswerContext {
 const COMMON_HEADERS = { 'X-Content-Type-Options': 'nosniff' };
 
 /**
- * `max-age`: seconds until the relay itself may have something newer, so a CDN in front
- * refreshes exactly when the relay does. `stale-if-error` and `stale-while-revalidate`
- * never let a cache serve the answer past `maxStale` in all.
+ * `max-age` is the answer's whole fresh life counted from the upstream fetch, since `Age` says
+ * how much of it is gone (RFC 9111 §4.2): a CDN in front refreshes exactly when the relay does.
+ * `stale-if-error` and `stale-while-revalidate` never let a cache serve it past `maxStale` in all.
  */
 export function cacheControl(ageMs: number, refreshInMs: number, config: Pick<RelayConfig, 'interval' | 'maxStale'>): string {
-  const lifeLeft = Math.max(0, Math.floor((config.maxStale * 1000 - ageMs) / 1000));
-  const maxAge = Math.max(0, Math.min(lifeLeft, Math.floor(refreshInMs / 1000)));
-  const staleIfError = lifeLeft - maxAge;
+  const maxAge = Math.max(0, Math.min(config.maxStale, Math.floor((ageMs + refreshInMs) / 1000)));
+  const staleIfError = config.maxStale - maxAge;
   const staleWhileRevalidate = Math.min(config.interval, staleIfError);
   return `public, max-age=${maxAge}, stale-while-revalidate=${staleWhileRevalidate}, stale-if-error=${staleIfError}`;
 }

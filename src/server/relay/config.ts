@@ -214,7 +214,17 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * What a wrong value was, without quoting anything that could be a token pasted into the wrong
+ * field: numbers, URL-like strings and short words ("60", "soon") are shown, other strings only
+ * by their length (API tokens are longer than 8 characters).
+ */
 function describe(value: unknown): string {
-  const text = JSON.stringify(value) ?? 'nothing';
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return JSON.stringify(value);
+  if (typeof value === 'string') {
+    if (value.length <= 8 || /^[a-z][a-z0-9+.-]*:\/\/[^\s]{0,80}$/i.test(value)) return JSON.stringify(value);
+    return `a string of ${value.length} characters`;
+  }
+  return Array.isArray(value) ? 'an array' : 'an object';
 }

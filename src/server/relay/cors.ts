@@ -32,8 +32,10 @@ export class CorsPolicy {
     // The answer depends on Origin only when some origins are listed and others are not;
     // a shared cache must then keep one copy per origin.
     if (!this.#anyOrigin && this.#origins.size > 0) headers['Vary'] = 'Origin';
-    if (this.isAllowed(origin)) {
-      headers['Access-Control-Allow-Origin'] = this.#anyOrigin ? '*' : origin;
+    // With "*" every answer carries the CORS headers, Origin or not: a shared cache filled by a
+    // same-origin page or a health check must still serve pages on other origins.
+    if (this.#anyOrigin || this.isAllowed(origin)) {
+      headers['Access-Control-Allow-Origin'] = this.#anyOrigin ? '*' : origin!;
       headers['Access-Control-Expose-Headers'] = 'Retry-After, ETag, Age';
     }
     return headers;

@@ -3,6 +3,7 @@ import type { RealtimeErrorKind } from '../../realtime/errors.js';
 import { parseReport, type RealtimeReport } from '../../realtime/report.js';
 import type { RelayedWebsite } from './config.js';
 import { readBodyText } from './read-body-text.js';
+import { Redactor } from './redactor.js';
 
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -37,23 +38,27 @@ export interface UpstreamRequest {
 export async function fetchUpstreamReport({ upstream, website, fetch, now, timeoutMs }: UpstreamRequest): Promise<UpstreamResult> {
   const attempt = new AbortController();
   const timer = setTimeout(() => attempt.abort(), timeoutMs);
+  // A fetch that ignores its signal (a runtime that cancelled the work of a departed client)
+  // must not hold every later browser: the attempt ends at the timeout whatever fetch does.
+  const timedOut = new Promise<never>((_, reject) => attempt.signal.addEventListener('abort', () => reject(new Error('timeout'))));
+  timedOut.catch(() => {});
   try {
     let response: Response;
     let body: string | undefined;
     try {
-      response = await fetch(realtimeUrl(upstream, website.id), {
+      response = await Promise.race([timedOut, fetch(realtimeUrl(upstream, website.id), {
         // The only place the token ever goes.
         headers: { Authorization: `Bearer ${website.token}`, Accept: 'application/json' },
         signal: attempt.signal,
         // A redirect elsewhere would carry the token along; refuse to follow it.
         redirect: 'manual',
-      });
-      body = await readBodyText(response, MAX_UPSTREAM_BODY_BYTES);
+      })]);
+      body = await Promise.race([timedOut, readBodyText(response, MAX_UPSTREAM_BODY_BYTES)]);
     } catch (cause) {
       return { failure: transportFailure(cause, attempt.signal.aborted, timeoutMs) };
     }
     if (body === undefined) return invalid(response.status, `sent an answer larger than ${MAX_UPSTREAM_BODY_BYTES / 1024} KB`);
-    if (!response.ok) return { failure: statusFailure(response, body, now()) };
+    if (!response.ok) return { failure: statusFailure(response, body, now(), website.token) };
     let json: unknown;
     try {
       json = JSON.parse(body);
@@ -88,9 +93,9 @@ function invalid(status: number, reason: string): UpstreamResult {
 }
 
 /** Status → the widget's error kind, with the service's own words when it sent some. */
-function statusFailure(response: Response, body: string, nowMs: number): UpstreamFailure {
+function statusFailure(response: Response, body: string, nowMs: number, token: string): UpstreamFailure {
   const { status } = response;
-  const said = serviceMessage(body);
+  const said = serviceMessage(body, token);
   const answered = `answered ${status}${said ? ` "${said}"` : ''}`;
   const failure = (kind: RealtimeErrorKind, advice = '', retryAfterMs: number | null = null): UpstreamFailure => ({
     kind,
@@ -107,8 +112,11 @@ function statusFailure(response: Response, body: string, nowMs: number): Upstrea
   return failure('invalid-response');
 }
 
-/** `{ "error": "…" }` or `{ "message": "…" }`, cleaned of control characters and shortened; the caller redacts. */
-function serviceMessage(body: string): string | undefined {
+/**
+ * `{ "error": "…" }` or `{ "message": "…" }`, cleaned of control characters, of the token, and
+ * shortened: in that order, so shortening can never cut a token into a piece no redactor knows.
+ */
+function serviceMessage(body: string, token: string): string | undefined {
   let json: unknown;
   try {
     json = JSON.parse(body);
@@ -121,7 +129,7 @@ function serviceMessage(body: string): string | undefined {
   if (typeof text !== 'string') return undefined;
   // eslint-disable-next-line no-control-regex
   // Quotes and control characters would break the quoting of the message or a log line.
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f"\s]+/g, ' ').trim();
+  const clean = new Redactor([token]).redact(text).replace(/[\u0000-\u001f\u007f-\u009f"\s]+/g, ' ').trim();
   if (!clean) return undefined;
   return clean.length > UPSTREAM_MESSAGE_MAX_LENGTH ? `${clean.slice(0, UPSTREAM_MESSAGE_MAX_LENGTH)}…` : clean;
 }
