@@ -43,7 +43,6 @@ export class LiveVisitors extends LitElement {
     textTwo: { attribute: 'text-two' },
     textFew: { attribute: 'text-few' },
     textMany: { attribute: 'text-many' },
-    lang: {},
     state: { reflect: true },
   };
 
@@ -65,8 +64,6 @@ export class LiveVisitors extends LitElement {
   declare textTwo: string | null;
   declare textFew: string | null;
   declare textMany: string | null;
-  /** Language of the text and number format; inherited from the nearest `[lang]` when unset. */
-  declare lang: string;
   /** `loading`, `live`, `stale` or `unavailable`: reflected for styling; set by the element. */
   declare state: WidgetState;
 
@@ -101,9 +98,24 @@ export class LiveVisitors extends LitElement {
     return report ? new Date(report.timestamp) : null;
   }
 
-  /** Asks the service now (shared with every element of the same website), also after a configuration error. */
-  refresh(): void {
+  /**
+   * Asks the service now (shared with every element of the same website), also after a
+   * configuration error. Waits for attributes just set to take effect first.
+   */
+  async refresh(): Promise<void> {
+    await this.updateComplete;
     this.#visitors.refresh();
+  }
+
+  // `lang` stays the native attribute and property (so it reflects and assistive technology sees
+  // it); the element only needs to re-render when it changes.
+  static override get observedAttributes(): string[] {
+    return [...super.observedAttributes, 'lang'];
+  }
+
+  override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
+    super.attributeChangedCallback(name, old, value);
+    if (name === 'lang') this.requestUpdate();
   }
 
   protected override willUpdate(): void {
@@ -131,7 +143,7 @@ export class LiveVisitors extends LitElement {
 
   /** Its own `lang`, else the nearest ancestor's, across the shadow roots of other components too. */
   #locale(): string {
-    let lang = this.lang;
+    let lang = '';
     for (let node: Element | null = this; !lang && node; node = (node.getRootNode() as ShadowRoot).host ?? null) {
       lang = node.closest('[lang]')?.getAttribute('lang') ?? '';
     }

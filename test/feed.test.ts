@@ -332,6 +332,17 @@ describe('answers from a relay or cache', () => {
     expect(service.requests).toHaveLength(10);
   });
 
+  it('takes an answer the relay serves past its max-age as stale, and keeps polling at the interval', async () => {
+    service.reply = (request) => ({ headers: { age: '90', 'cache-control': 'public, max-age=60, stale-if-error=510' }, body: service.report(request) });
+    const page = watch(browser.openTab());
+    await elapse(0);
+    expect(page.latest()).toMatchObject({ report: { currentVisitors: 23 }, failure: { kind: 'server' } });
+    service.reply = (request) => ({ headers: { age: '5', 'cache-control': 'public, max-age=60' }, body: service.report(request) });
+    await elapse(MINUTE);
+    expect(service.requests).toHaveLength(2);
+    expect(page.latest().failure).toBeNull();
+  });
+
   it.each(['-5', 'junk', String(3 * 24 * 3600)])('ignores an Age of %s', async (age) => {
     service.reply = (request) => ({ headers: { age }, body: service.report(request) });
     const page = watch(browser.openTab());

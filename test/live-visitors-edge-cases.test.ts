@@ -77,12 +77,29 @@ describe('edge cases', () => {
     expect(el.shadowRoot!.querySelector('[part="text"]')!.textContent).toBe('23 Personen sehen sich gerade in diesem Shop um');
   });
 
+  it('the native lang property sets the attribute and re-renders the text', async () => {
+    const el = await widget();
+    el.lang = 'de';
+    await settle(el);
+    expect(el.getAttribute('lang')).toBe('de');
+    expect(el.shadowRoot!.querySelector('[part="text"]')!.textContent).toBe('23 Personen sehen sich gerade in diesem Shop um');
+  });
+
+  it('refresh() right after setAttribute asks with the new settings', async () => {
+    const el = await widget();
+    const other = freshWebsiteId();
+    el.setAttribute('website-id', other);
+    await el.refresh();
+    await settle(el);
+    expect(service.requests.map((request) => new URL(request.url).searchParams.get('websiteId'))).toEqual([websiteId, other]);
+  });
+
   it('refresh() on a disconnected element leaves no feed behind', async () => {
     const el = await widget();
     el.remove();
     await settle();
     const before = activeFeedCount();
-    el.refresh();
+    await el.refresh();
     expect(activeFeedCount()).toBe(before);
   });
 });

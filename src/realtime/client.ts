@@ -25,6 +25,8 @@ export function realtimeUrl(apiBase: string, websiteId: string): string {
 export interface RealtimeAnswer {
   report: RealtimeReport;
   ageMs: number;
+  /** Older than the `max-age` it came with: a relay serving its last good count while the service fails. */
+  stale: boolean;
 }
 
 /** An `Age` older than this is no relay's honest answer: it is ignored. */
@@ -78,7 +80,9 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
     const report = parseReport(json, websiteId);
     if (typeof report === 'string') throw invalid(url, report, response.status);
     const age = Number(response.headers.get('age') ?? 0) * 1000;
-    return { report, ageMs: Number.isSafeInteger(age) && age > 0 && age <= MAX_TRUSTED_AGE_MS ? age : 0 };
+    const ageMs = Number.isSafeInteger(age) && age > 0 && age <= MAX_TRUSTED_AGE_MS ? age : 0;
+    const freshFor = /(?:^|,)\s*max-age=(\d+)/i.exec(response.headers.get('cache-control') ?? '')?.[1];
+    return { report, ageMs, stale: freshFor !== undefined && ageMs > Number(freshFor) * 1000 };
   } finally {
     env.clearTimeout(timer);
     signal?.removeEventListener('abort', forwardAbort);

@@ -226,11 +226,15 @@ export class VisitorFeed {
   async #ask(signal: AbortSignal): Promise<void> {
     const { apiBase, websiteId, token } = this.#key;
     try {
-      const { report, ageMs } = await fetchRealtimeAnswer({ apiBase, websiteId, token, signal, env: this.#env });
+      const { report, ageMs, stale } = await fetchRealtimeAnswer({ apiBase, websiteId, token, signal, env: this.#env });
       if (signal.aborted) return;
       const now = this.#env.now();
-      // A relay's cached answer is as old as its upstream fetch: max-age counts from there.
-      this.#save({ report, fetchedAt: now - ageMs, attemptedAt: now, retryAt: null, failures: 0, failure: null });
+      // A relay's cached answer is as old as its upstream fetch: max-age counts from there. One it
+      // serves past its own freshness means the service behind it fails: the count is stale.
+      const failure: FeedFailure | null = stale
+        ? { kind: 'server', status: null, message: `The relay at ${apiBase} serves its last good count while the analytics service fails.` }
+        : null;
+      this.#save({ report, fetchedAt: now - ageMs, attemptedAt: now, retryAt: null, failures: 0, failure });
     } catch (error) {
       if (!signal.aborted) this.#fail(asRealtimeError(error));
     }

@@ -36,8 +36,8 @@ describe('upstream failures: stale, then an honest error', () => {
     expect(stale.status).toBe(200);
     expect(stale.json).toEqual(reportAt(0));
     expect(upstreamCalls).toHaveLength(2);
-    // Next attempt 2 intervals later: fresh for 180 s from the fetch (Age 60 of them gone), stale up to 600 s in all.
-    expect(stale.headers.get('cache-control')).toBe('public, max-age=180, stale-while-revalidate=60, stale-if-error=420');
+    // Fresh for one interval from the fetch, and Age says all of it is gone: caches and the widget see it stale.
+    expect(stale.headers.get('cache-control')).toBe('public, max-age=60, stale-while-revalidate=60, stale-if-error=540');
     expect(stale.headers.get('age')).toBe('60');
     expect(logs.at(-1)).toBe(
       '[live-visitors-relay] website "shop-a": the analytics service answered 500 "Internal server error"; ' +

@@ -22,23 +22,22 @@ export interface AnswerContext {
 const COMMON_HEADERS = { 'X-Content-Type-Options': 'nosniff' };
 
 /**
- * `max-age` is the answer's whole fresh life counted from the upstream fetch, since `Age` says
- * how much of it is gone (RFC 9111 §4.2): a CDN in front refreshes exactly when the relay does.
- * `stale-if-error` and `stale-while-revalidate` never let a cache serve it past `maxStale` in all.
+ * `max-age` is an answer's normal fresh life, one interval from the upstream fetch, and `Age`
+ * says how much of it is gone (RFC 9111 §4.2): a CDN in front refreshes exactly when the relay
+ * does. An answer served on while the service fails is older than that, and says so: caches
+ * (and the widget) see it as stale. `stale-if-error` and `stale-while-revalidate` never let a
+ * cache serve it past `maxStale` in all.
  */
-export function cacheControl(ageMs: number, refreshInMs: number, config: Pick<RelayConfig, 'interval' | 'maxStale'>): string {
-  const maxAge = Math.max(0, Math.min(config.maxStale, Math.floor((ageMs + refreshInMs) / 1000)));
+export function cacheControl(config: Pick<RelayConfig, 'interval' | 'maxStale'>): string {
+  const maxAge = Math.min(config.interval, config.maxStale);
   const staleIfError = config.maxStale - maxAge;
   const staleWhileRevalidate = Math.min(config.interval, staleIfError);
   return `public, max-age=${maxAge}, stale-while-revalidate=${staleWhileRevalidate}, stale-if-error=${staleIfError}`;
 }
 
-/**
- * `Cache-Control` plus `Age` (RFC 9111 §5.1): how old the answer already is, so the widget
- * judges its freshness from the upstream fetch, not from when the relay handed it over.
- */
-export function freshnessHeaders(ageMs: number, refreshInMs: number, config: Pick<RelayConfig, 'interval' | 'maxStale'>): Record<string, string> {
-  return { 'Cache-Control': cacheControl(ageMs, refreshInMs, config), Age: String(Math.max(0, Math.floor(ageMs / 1000))) };
+/** `Cache-Control` plus `Age`: how old the answer already is, counted from the upstream fetch. */
+export function freshnessHeaders(ageMs: number, config: Pick<RelayConfig, 'interval' | 'maxStale'>): Record<string, string> {
+  return { 'Cache-Control': cacheControl(config), Age: String(Math.max(0, Math.floor(ageMs / 1000))) };
 }
 
 export function reportAnswer(answer: CachedAnswer, freshness: Record<string, string>, context: AnswerContext): Response {

@@ -97,7 +97,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
     if (result.kind === 'unavailable') {
       return errorAnswer(result.status, result.message, context, { 'Retry-After': retryAfterSeconds(result.retryAtMs, nowMs) });
     }
-    const caching = freshnessHeaders(nowMs - result.answer.receivedAtMs, result.refreshAtMs - nowMs, config);
+    const caching = freshnessHeaders(nowMs - result.answer.receivedAtMs, config);
     return matchesIfNoneMatch(request.headers.get('if-none-match'), result.answer.etag)
       ? notModifiedAnswer(result.answer, caching, context)
       : reportAnswer(result.answer, caching, context);

@@ -20,8 +20,6 @@ export type WebsiteAnswer =
       readonly kind: 'report';
       /** Fresh, or (while the service fails or the budget is spent) stale but younger than `maxStale`. */
       readonly answer: CachedAnswer;
-      /** When the relay may next have something newer: the limit of any cache's freshness. */
-      readonly refreshAtMs: number;
     }
   | {
       readonly kind: 'unavailable';
@@ -140,8 +138,7 @@ export class WebsiteCache {
   #outcome(nowMs: number): WebsiteAnswer {
     const answer = this.#answer;
     if (answer && nowMs - answer.receivedAtMs < this.#maxStaleMs) {
-      const refreshAtMs = this.#isFresh(nowMs) ? answer.receivedAtMs + this.#intervalMs : this.#nextChanceAtMs(nowMs);
-      return { kind: 'report', answer, refreshAtMs };
+      return { kind: 'report', answer };
     }
     const retryAtMs = this.#nextChanceAtMs(nowMs);
     const fallback = `the relay holds no answer younger than ${this.#parts.config.maxStale} s; it asks again in ${seconds(retryAtMs - nowMs)} s`;
