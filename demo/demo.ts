@@ -6,7 +6,9 @@ const form = document.querySelector<HTMLFormElement>('#settings')!;
 const preview = document.querySelector<HTMLElement>('.layout')!;
 const byId = (id: string) => document.getElementById(id)!;
 
-const ATTRIBUTES = ['website-id', 'token', 'interval', 'min', 'max-age', 'text', 'text-one', 'lang'] as const;
+const ATTRIBUTES = ['website-id', 'token', 'api-base', 'interval', 'min', 'max-age', 'text', 'text-one', 'text-two', 'text-few', 'text-many', 'lang'] as const;
+/** Shown in the snippet only when changed: the demo's own 15 s interval is not a shop's. */
+const SNIPPET_DEFAULTS: Record<string, string> = { interval: '15', min: '1', 'max-age': '600' };
 const THEMES = ['default', 'subtle', 'badge', 'serif'];
 
 /** What a shopper sees in each scenario, in plain words. */
@@ -21,8 +23,8 @@ const SCENARIOS: Record<string, { note: string; fault?: FaultRequest; override?:
     note: 'Answers take 8 seconds. Shoppers keep seeing the last count meanwhile; nothing flickers or jumps.',
   },
   'rate-limited': {
-    fault: { kind: 'rate-limited', retryAfterSeconds: 120 },
-    note: 'The plan’s hourly limit is used up (429). The widget waits as long as the service asks and keeps the last count meanwhile. A relay avoids this: one request a minute for all shoppers.',
+    fault: { kind: 'rate-limited', retryAfterSeconds: 20 },
+    note: 'The plan’s hourly limit is used up (429). The widget waits as long as the service asks (here 20 s; it remembers this across reloads) and keeps the last count meanwhile. A relay avoids this: one request a minute for all shoppers.',
   },
   'wrong-token': {
     override: { token: 'not-the-right-token' },
@@ -35,7 +37,7 @@ const SCENARIOS: Record<string, { note: string; fault?: FaultRequest; override?:
   offline: {
     fault: { kind: 'reset' },
     offline: true,
-    note: 'The shopper’s connection dropped. No requests are sent; the last count stays until max-age. When the connection returns, the widget refreshes at once.',
+    note: 'The shopper’s connection dropped. No requests are sent; the last count stays until max-age. When the connection returns, the widget refreshes as soon as its count is due.',
   },
 };
 
@@ -61,13 +63,14 @@ function applySettings(overrides: Record<string, string> = {}): void {
 }
 
 function renderSnippet(values: Record<string, string>): void {
-  const defaults: Record<string, string> = { interval: '60', min: '1', 'max-age': '600' };
-  const attributes = ATTRIBUTES.filter((name) => values[name] && values[name] !== defaults[name])
-    .map((name) => ` ${name}="${values[name]!.replaceAll('&', '&amp;').replaceAll('"', '&quot;')}"`)
-    .join('');
-  byId('snippet').textContent =
-    `<script type="module" src="https://your-cdn.example/live-visitors.js"></script>\n` +
-    `<live-visitors${attributes} api-base="https://analytics.example.com"></live-visitors>`;
+  const attribute = (name: string) => ` ${name}="${values[name]!.replaceAll('&', '&amp;').replaceAll('"', '&quot;')}"`;
+  const shown = ATTRIBUTES.filter((name) => values[name] && values[name] !== SNIPPET_DEFAULTS[name]);
+  const script = '<script type="module" src="https://your-cdn.example/live-visitors.js"></script>\n';
+  const direct = shown.filter((name) => name !== 'api-base').map(attribute).join('');
+  const api = values['api-base'] ? attribute('api-base') : ' api-base="https://analytics.example.com"';
+  byId('snippet').textContent = `${script}<live-visitors${direct}${api}></live-visitors>`;
+  const relayed = shown.filter((name) => name !== 'token' && name !== 'api-base').map(attribute).join('');
+  byId('snippet-relay').textContent = `${script}<live-visitors${relayed}></live-visitors>`;
 }
 
 let offline = false;
@@ -85,7 +88,7 @@ async function chooseScenario(name: string): Promise<void> {
     offline = Boolean(scenario.offline);
     window.dispatchEvent(new Event(offline ? 'offline' : 'online'));
   }
-  if (!offline) widget.refresh();
+  if (!offline) await widget.refresh();
 }
 
 function log(text: string): void {
@@ -108,15 +111,22 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('[data-scenari
 }
 for (const button of document.querySelectorAll<HTMLButtonElement>('[data-traffic]')) {
   button.addEventListener('click', async () => {
-    const target = await nudgeTraffic(settings()['website-id'] || 'demo-shop', Number(button.dataset.traffic));
-    byId('traffic-note').textContent = `About ${target} simulated shoppers now; the widget shows it at its next poll.`;
+    const websiteId = settings()['website-id'] || 'demo-shop';
+    try {
+      const target = await nudgeTraffic(websiteId, Number(button.dataset.traffic));
+      byId('traffic-note').textContent = `About ${target} simulated shoppers now; the widget shows it at its next poll.`;
+    } catch {
+      byId('traffic-note').textContent = `The emulator has no website "${websiteId}": its sites are demo-shop and small-shop.`;
+    }
   });
 }
-byId('copy').addEventListener('click', async () => {
-  await navigator.clipboard?.writeText(byId('snippet').textContent ?? '').catch(() => {});
-  byId('copied').textContent = 'Copied.';
-  setTimeout(() => (byId('copied').textContent = ''), 2000);
-});
+for (const button of document.querySelectorAll<HTMLButtonElement>('[data-copy]')) {
+  button.addEventListener('click', async () => {
+    await navigator.clipboard?.writeText(byId(button.dataset.copy!).textContent ?? '').catch(() => {});
+    byId('copied').textContent = 'Copied.';
+    setTimeout(() => (byId('copied').textContent = ''), 2000);
+  });
+}
 
 widget.addEventListener('live-visitors-update', (event) => {
   log(`update: ${event.detail.count} visitors`);
