@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { CommandLineError, parseFlags, wholeNumberFlag } from '../command-line.js';
 import { MAX_SIMULATED_VISITORS } from './input-limits.js';
 
 export const USAGE = `Usage: npm run emulator -- --port <n> [--config <file>] [--simulate <visitors>] [--no-controls]
@@ -17,43 +17,24 @@ export interface CliArguments {
   readonly help: boolean;
 }
 
-/** A mistake in the command line: the command prints it with the usage and exits with 2. */
-export class CliUsageError extends Error {
-  override name = 'CliUsageError';
-}
+export { CommandLineError as CliUsageError } from '../command-line.js';
 
 export function parseCliArguments(argv: readonly string[]): CliArguments {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        config: { type: 'string' },
-        simulate: { type: 'string' },
-        'no-controls': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new CliUsageError(error instanceof Error ? error.message : String(error));
-  }
+  const values = parseFlags(argv, {
+    port: { type: 'string' },
+    config: { type: 'string' },
+    simulate: { type: 'string' },
+    'no-controls': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) return { port: 0, configPath: undefined, simulate: undefined, controls: true, help: true };
-  if (values.port === undefined) throw new CliUsageError('--port is required');
-  if (values.config === '') throw new CliUsageError('--config needs a file path');
+  if (values.port === undefined) throw new CommandLineError('--port is required');
+  if (values.config === '') throw new CommandLineError('--config needs a file path');
   return {
-    port: wholeNumber('--port', values.port, 65_535),
+    port: wholeNumberFlag('--port', values.port, 65_535),
     configPath: values.config,
-    simulate: values.simulate === undefined ? undefined : wholeNumber('--simulate', values.simulate, MAX_SIMULATED_VISITORS),
+    simulate: values.simulate === undefined ? undefined : wholeNumberFlag('--simulate', values.simulate, MAX_SIMULATED_VISITORS),
     controls: !values['no-controls'],
     help: false,
   };
-}
-
-function wholeNumber(flag: string, text: string, max: number): number {
-  const value = /^\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(value <= max)) throw new CliUsageError(`${flag} must be a whole number from 0 to ${max} (got "${text}")`);
-  return value;
 }

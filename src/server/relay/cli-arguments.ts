@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { CommandLineError, parseFlags, wholeNumberFlag } from '../command-line.js';
 
 export const USAGE = `Usage: live-visitors-relay --port <n> --config <file>
 
@@ -13,32 +13,17 @@ export interface RelayCliArguments {
   readonly help: boolean;
 }
 
-/** A mistake in the command line: the command prints it with the usage and exits with 2. */
-export class RelayUsageError extends Error {
-  override name = 'RelayUsageError';
-}
+export { CommandLineError as RelayUsageError } from '../command-line.js';
 
 export function parseRelayArguments(argv: readonly string[]): RelayCliArguments {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        config: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new RelayUsageError(error instanceof Error ? error.message : String(error));
-  }
+  const values = parseFlags(argv, {
+    port: { type: 'string' },
+    config: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) return { port: 0, configPath: '', help: true };
-  if (values.port === undefined) throw new RelayUsageError('--port is required');
-  if (values.config === undefined) throw new RelayUsageError('--config is required');
-  if (values.config === '') throw new RelayUsageError('--config needs a file path');
-  const port = /^\d{1,5}$/.test(values.port) ? Number(values.port) : Number.NaN;
-  if (!(port <= 65_535)) throw new RelayUsageError(`--port must be a whole number from 0 to 65535 (got "${values.port}")`);
-  return { port, configPath: values.config, help: false };
+  if (values.port === undefined) throw new CommandLineError('--port is required');
+  if (values.config === undefined) throw new CommandLineError('--config is required');
+  if (values.config === '') throw new CommandLineError('--config needs a file path');
+  return { port: wholeNumberFlag('--port', values.port, 65_535), configPath: values.config, help: false };
 }
