@@ -36,9 +36,8 @@ async function startDemoSite() {
     '/without-widget.html': { body: withoutWidget, type: 'text/html' },
     '/live-visitors.js': { body: await readFile(resolve('dist/live-visitors.js'), 'utf8'), type: 'text/javascript' },
   };
-  // A steady crowd, as in `npm start`: the page shows a count for the whole audit.
+  // A steady crowd from the start, as in `npm start`: the page shows a count for the whole audit.
   const emulator = createEmulator({ simulate: CROWD });
-  emulator.traffic.setTarget(CROWD, { immediate: true });
   const server = serve({
     port: 0,
     hostname: '127.0.0.1',

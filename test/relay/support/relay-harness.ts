@@ -4,6 +4,9 @@ import { startEmulatorServer, type EmulatorServer } from '../../../src/server/em
 import type { EmulatorConfig } from '../../../src/server/emulator/index.js';
 import { createRelay, type RelayOptions } from '../../../src/server/relay/relay.js';
 import type { RelayConfig } from '../../../src/server/relay/config.js';
+import { type Answer, toAnswer } from '../../server/support/test-server.js';
+
+export { type Answer, toAnswer };
 
 /** Tokens distinctive enough that finding one anywhere can only mean a leak. */
 export const SHOP = { id: 'shop-a', token: 'tokA-SECRET-7f3a9c' } as const;
@@ -32,13 +35,6 @@ export class ManualClock {
   advanceTo(ms: number): void {
     this.#nowMs = Math.max(this.#nowMs, ms);
   }
-}
-
-export interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-  readonly json: unknown;
 }
 
 export interface UpstreamCall {
@@ -135,17 +131,6 @@ export async function startRelayHarness(options: HarnessOptions = {}): Promise<R
       await Promise.all([server.close(true), emulator.close()]);
     },
   };
-}
-
-export async function toAnswer(response: Response): Promise<Answer> {
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
 }
 
 /** Every place a token could hide in an answer: status line aside, all headers and the body. */
