@@ -8,12 +8,12 @@ import { kilobytes, printTable, ratio } from './table.js';
 const GZIP_BUDGET_BYTES = 9 * 1024;
 const BUNDLE = resolve('dist/live-visitors.js');
 
-async function buildFloor(): Promise<string> {
+async function buildFloor(entry: string): Promise<string> {
   const directory = await mkdtemp(join(tmpdir(), 'live-visitors-floor-'));
   await build({
     configFile: resolve('vite.config.ts'),
     logLevel: 'silent',
-    build: { outDir: directory, emptyOutDir: true, sourcemap: false, rolldownOptions: { input: resolve('bench/floor-element.ts') } },
+    build: { outDir: directory, emptyOutDir: true, sourcemap: false, rolldownOptions: { input: resolve(entry) } },
   });
   return join(directory, 'live-visitors.js');
 }
@@ -28,11 +28,21 @@ function compressed(bytes: Buffer) {
 
 export async function benchSize(): Promise<void> {
   const ours = compressed(await readFile(BUNDLE));
-  const floor = compressed(await readFile(await buildFloor()));
+  // The floor we build on, and the one the issue's budget assumed (Lit with its template engine).
+  const floor = compressed(await readFile(await buildFloor('bench/floor-reactive-element.ts')));
+  const litElement = compressed(await readFile(await buildFloor('bench/floor-lit-element.ts')));
+  const row = (file: string, size: ReturnType<typeof compressed>) => ({
+    file,
+    minified: kilobytes(size.raw),
+    gzip: kilobytes(size.gzip),
+    brotli: kilobytes(size.brotli),
+    'gzip vs floor': ratio(size.gzip, floor.gzip),
+  });
   printTable('Size of the script-tag bundle (gzip level 9, brotli quality 11)', [
-    { file: 'bare Lit element (floor)', minified: kilobytes(floor.raw), gzip: kilobytes(floor.gzip), brotli: kilobytes(floor.brotli), 'gzip vs floor': ratio(floor.gzip, floor.gzip) },
-    { file: 'dist/live-visitors.js', minified: kilobytes(ours.raw), gzip: kilobytes(ours.gzip), brotli: kilobytes(ours.brotli), 'gzip vs floor': ratio(ours.gzip, floor.gzip) },
-    { file: 'ours above the floor', minified: kilobytes(ours.raw - floor.raw), gzip: kilobytes(ours.gzip - floor.gzip), brotli: kilobytes(ours.brotli - floor.brotli), 'gzip vs floor': '' },
+    row('bare ReactiveElement, what we build on (floor)', floor),
+    row('bare LitElement, with lit-html templates', litElement),
+    row('dist/live-visitors.js', ours),
+    { ...row('ours above the floor', { raw: ours.raw - floor.raw, gzip: ours.gzip - floor.gzip, brotli: ours.brotli - floor.brotli }), 'gzip vs floor': '' },
   ]);
   const verdict = ours.gzip <= GZIP_BUDGET_BYTES ? 'within' : 'OVER';
   console.log(`\nBudget: ${kilobytes(GZIP_BUDGET_BYTES)} gzip. dist/live-visitors.js is ${kilobytes(ours.gzip)}: ${verdict} budget.`);

@@ -1,9 +1,10 @@
-import { html, LitElement, nothing } from 'lit';
+import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
 import { resolveConfig } from './config.js';
 import { styles } from './live-visitors.styles.js';
 import { formatMessage, resolveLocale, textLanguage, type CustomTemplates } from './messages.js';
 import { UNAVAILABLE, type WidgetState, type WidgetView } from './view-state.js';
 import { VisitorsController } from './visitors-controller.js';
+import { WidgetDom } from './widget-dom.js';
 
 /** `interval=""` (an empty CMS setting, say) means the default, not `Number("")`, which is 0. */
 const numberOrUnset = { fromAttribute: (value: string | null) => (value?.trim() ? Number(value) : null) };
@@ -28,7 +29,7 @@ const numberOrUnset = { fromAttribute: (value: string | null) => (value?.trim() 
  * @fires live-visitors-update - A new good report: `detail` is `{ count, websiteId, timestamp }`.
  * @fires live-visitors-error - A request or the configuration failed: `detail` is `{ kind, status, message }`.
  */
-export class LiveVisitors extends LitElement {
+export class LiveVisitors extends ReactiveElement {
   static override styles = styles;
 
   static override properties = {
@@ -68,6 +69,8 @@ export class LiveVisitors extends LitElement {
   declare state: WidgetState;
 
   readonly #visitors = new VisitorsController(this);
+  /** Made at the first update: the shadow root exists only once the element is connected. */
+  #dom: WidgetDom | null = null;
   #view: WidgetView = UNAVAILABLE;
   #min = 1;
 
@@ -127,18 +130,17 @@ export class LiveVisitors extends LitElement {
     this.state = this.#view.state;
   }
 
-  protected override render() {
+  protected override update(changed: PropertyValues): void {
+    super.update(changed);
+    const dom = (this.#dom ??= new WidgetDom(this.renderRoot as ShadowRoot));
     const { report } = this.#view;
-    if (!report || report.currentVisitors < this.#min) return html`<slot name="fallback"></slot>`;
+    if (!report || report.currentVisitors < this.#min) {
+      dom.show(null);
+      return;
+    }
     const locale = this.#locale();
     const custom = this.#customTemplates();
-    const parts = formatMessage(report.currentVisitors, locale, custom);
-    return html`<span part="base" class="base"
-      ><span part="indicator" class="indicator" aria-hidden="true"></span
-      ><span part="text" class="text" lang=${textLanguage(locale, custom)}
-        >${parts.map((part, index) => (index % 2 ? html`<strong part="count" class="count">${part}</strong>` : part || nothing))}</span
-      ></span
-    >`;
+    dom.show({ parts: formatMessage(report.currentVisitors, locale, custom), lang: textLanguage(locale, custom) });
   }
 
   /** Its own `lang`, else the nearest ancestor's, across the shadow roots of other components too. */

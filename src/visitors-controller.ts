@@ -1,4 +1,4 @@
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import type { ConfigResult, WidgetConfig } from './config.js';
 import { dispatch, type LiveVisitorsErrorDetail, type LiveVisitorsUpdateDetail } from './events.js';
 import { environment } from './realtime/environment.js';

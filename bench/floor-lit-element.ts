@@ -1,4 +1,4 @@
-// The size floor: a bare Lit element (one property, a style, a template), built by the same config as ours.
+// A size floor: a bare LitElement (one property, a style, a template), built by the same config as ours.
 import { LitElement, css, html } from 'lit';
 
 class BareElement extends LitElement {
