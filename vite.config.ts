@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { minify } from 'terser';
 import { defineConfig, type Plugin } from 'vite';
 import { emulatorPlugin } from './demo/emulator-plugin.js';
 
@@ -27,6 +28,32 @@ function minifyStyles(): Plugin {
 }
 
 /**
+ * A second minifier after oxc's: terser inlines and rewrites what oxc leaves, and the two together
+ * measure about 120 B smaller in gzip and brotli than either alone (`npm run bench` prints the size).
+ */
+function terserAfterOxc(): Plugin {
+  return {
+    name: 'live-visitors:terser-after-oxc',
+    apply: 'build',
+    async generateBundle(_, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        // The source map is its own asset by now: terser maps its output through oxc's map to the sources.
+        const map = bundle[`${chunk.fileName}.map`];
+        const result = await minify(chunk.code, {
+          module: true,
+          ecma: 2020,
+          compress: { passes: 2 },
+          sourceMap: map?.type === 'asset' ? { content: String(map.source), url: `${chunk.fileName}.map`, includeSources: true } : false,
+        });
+        chunk.code = result.code ?? chunk.code;
+        if (map?.type === 'asset' && typeof result.map === 'string') map.source = result.map;
+      }
+    },
+  };
+}
+
+/**
  * One config for two jobs:
  * - `vite` (npm start) serves the marketers' demo from demo/, with the emulated service on the
  *   same origin and the built script-tag bundle at /live-visitors.js;
@@ -37,7 +64,7 @@ function minifyStyles(): Plugin {
 export default defineConfig({
   root: here('demo'),
   publicDir: here('dist'),
-  plugins: [minifyStyles(), emulatorPlugin()],
+  plugins: [minifyStyles(), terserAfterOxc(), emulatorPlugin()],
   server: { host: '127.0.0.1', open: false },
   build: {
     outDir: here('dist'),
@@ -48,7 +75,7 @@ export default defineConfig({
     modulePreload: false,
     copyPublicDir: false,
     rolldownOptions: {
-      input: here('src/index.ts'),
+      input: here('src/define.ts'),
       preserveEntrySignatures: 'exports-only',
       output: { format: 'es', entryFileNames: 'live-visitors.js' },
     },

@@ -34,17 +34,17 @@ export type ConfigResult = { ok: true; config: WidgetConfig } | { ok: false; mes
 /** Turns attributes into a validated configuration, or a message naming the attribute to fix. */
 export function resolveConfig(attributes: WidgetAttributes, pageUrl = currentPageUrl()): ConfigResult {
   const websiteId = attributes.websiteId?.trim() ?? '';
-  if (!websiteId) return fail('website-id is required: set it to your website identifier.');
+  if (!websiteId) return fail('website-id is required: your website\'s ID.');
   if (websiteId.length > MAX_WEBSITE_ID_LENGTH) return fail(`website-id is over ${MAX_WEBSITE_ID_LENGTH} characters.`);
 
   const token = attributes.token?.trim() || undefined;
   if (token && !/^[\x21-\x7e]+$/.test(token)) {
-    return fail('token holds spaces or characters an HTTP header cannot carry: paste the API token exactly.');
+    return fail('token has characters a header cannot carry: paste it exactly.');
   }
 
   const apiBase = resolveApiBase(attributes.apiBase, pageUrl);
   if (apiBase === null) {
-    return fail('api-base must be an http(s) URL or a path such as /relay, or left out for this page\'s origin.');
+    return fail('api-base must be an http(s) URL or a /path.');
   }
 
   const intervalSeconds = clamp(finiteOr(attributes.interval, DEFAULT_INTERVAL_SECONDS), MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS);

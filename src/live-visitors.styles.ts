@@ -1,18 +1,13 @@
 import { css } from '@lit/reactive-element';
 
+// The host keeps the default `display: inline` of custom elements: with nothing to show it takes
+// no space at all, and a long sentence wraps like the page's text, the dot on its first line.
 export const styles = css`
   :host {
-    /* Inline, so an element with nothing to show takes no space at all. */
-    display: inline;
     color: var(--live-visitors-color, inherit);
     font-family: var(--live-visitors-font, inherit);
   }
 
-  :host([hidden]) {
-    display: none;
-  }
-
-  /* Inline layout: a long sentence wraps like the page's text, with the dot on its first line. */
   .indicator {
     display: inline-block;
     position: relative;
@@ -24,6 +19,7 @@ export const styles = css`
     background: var(--live-visitors-accent, #e0432b);
   }
 
+  /* A ripple that grows and fades: transform and opacity only, so the compositor runs it. */
   .indicator::after {
     content: '';
     position: absolute;
@@ -39,10 +35,6 @@ export const styles = css`
   }
 
   @keyframes pulse {
-    from {
-      transform: scale(1);
-      opacity: 0.6;
-    }
     to {
       transform: scale(2.6);
       opacity: 0;

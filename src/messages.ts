@@ -15,16 +15,15 @@ const MESSAGES: Record<string, PluralTemplates> = {
   it: { one: '{count} persona sta visitando questo negozio in questo momento', other: '{count} persone stanno visitando questo negozio in questo momento' },
   nl: { one: '{count} persoon bekijkt deze winkel op dit moment', other: '{count} personen bekijken deze winkel op dit moment' },
   pt: { one: '{count} pessoa está vendo esta loja agora', other: '{count} pessoas estão vendo esta loja agora' },
-  pl: {
-    one: '{count} osoba ogląda teraz ten sklep',
-    few: '{count} osoby oglądają teraz ten sklep',
-    many: '{count} osób ogląda teraz ten sklep',
-    other: '{count} osoby ogląda teraz ten sklep',
-  },
+  // Whole numbers in Polish are one, few or many; `other` (fractions) never occurs, so it holds `many`.
+  pl: { one: '{count} osoba ogląda teraz ten sklep', few: '{count} osoby oglądają teraz ten sklep', other: '{count} osób ogląda teraz ten sklep' },
 };
 
 export const DEFAULT_LANGUAGE = 'en';
-export const SUPPORTED_LANGUAGES = Object.keys(MESSAGES);
+/** The languages with built-in texts. */
+export function supportedLanguages(): string[] {
+  return Object.keys(MESSAGES);
+}
 
 /** A valid BCP 47 tag for `Intl`, or the default when the page's `lang` is junk. */
 export function resolveLocale(lang: string | null | undefined): string {

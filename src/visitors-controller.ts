@@ -2,7 +2,7 @@ import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-e
 import type { ConfigResult, WidgetConfig } from './config.js';
 import { dispatch, type LiveVisitorsErrorDetail, type LiveVisitorsUpdateDetail } from './events.js';
 import { environment } from './realtime/environment.js';
-import { feedFor, type FeedSnapshot } from './realtime/feed.js';
+import { feedFor, feedId, type FeedSnapshot } from './realtime/feed.js';
 import { UNAVAILABLE, widgetView, type WidgetView } from './view-state.js';
 
 type Host = ReactiveControllerHost & HTMLElement;
@@ -57,7 +57,7 @@ export class VisitorsController implements ReactiveController {
     if (!this.#host.isConnected) return;
     this.#lastResult = result;
     const subscription = result.ok
-      ? JSON.stringify([result.config.key.apiBase, result.config.key.websiteId, result.config.key.token ?? '', result.config.intervalMs])
+      ? feedId(result.config.key) + result.config.intervalMs
       : `invalid:${result.message}`;
     this.#config = result.ok ? result.config : null;
     if (subscription === this.#subscription) return;
@@ -92,19 +92,14 @@ export class VisitorsController implements ReactiveController {
     // A report is new when it was fetched at another time: failures and other tabs re-send the same one.
     if (report && fetchedAt !== this.#announcedFetchTime && this.view().report === report) {
       this.#announcedFetchTime = fetchedAt;
-      const detail: LiveVisitorsUpdateDetail = {
-        count: report.currentVisitors,
-        websiteId: report.websiteId,
-        timestamp: report.timestamp,
-      };
-      // After the render, so listeners find the new count on the page.
-      void this.#host.updateComplete.then(() => dispatch(this.#host, 'live-visitors-update', detail));
+      const { currentVisitors: count, websiteId, timestamp } = report;
+      this.#announce<LiveVisitorsUpdateDetail>('live-visitors-update', { count, websiteId, timestamp });
     }
     // Likewise a failure is new when it came from another attempt.
     if (failure && attemptedAt !== this.#announcedFailureAt) {
       this.#announcedFailureAt = attemptedAt;
-      const detail: LiveVisitorsErrorDetail = { kind: failure.kind, status: failure.status, message: failure.message };
-      void this.#host.updateComplete.then(() => dispatch(this.#host, 'live-visitors-error', detail));
+      const { kind, status, message } = failure;
+      this.#announce<LiveVisitorsErrorDetail>('live-visitors-error', { kind, status, message });
     }
   }
 
@@ -112,8 +107,12 @@ export class VisitorsController implements ReactiveController {
     if (message === this.#configError) return;
     this.#configError = message;
     environment().warn(`<live-visitors> shows nothing: ${message}`);
-    const detail: LiveVisitorsErrorDetail = { kind: 'config', status: null, message };
-    void this.#host.updateComplete.then(() => dispatch(this.#host, 'live-visitors-error', detail));
+    this.#announce<LiveVisitorsErrorDetail>('live-visitors-error', { kind: 'config', status: null, message });
+  }
+
+  /** After the render, so listeners find the new state on the page. */
+  #announce<T>(type: string, detail: T): void {
+    void this.#host.updateComplete.then(() => dispatch(this.#host, type, detail));
   }
 
   #scheduleExpiry(): void {

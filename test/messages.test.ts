@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtInTemplates, DEFAULT_LANGUAGE, formatMessage, type PluralTemplates, resolveLocale, SUPPORTED_LANGUAGES } from '../src/messages.js';
+import { builtInTemplates, DEFAULT_LANGUAGE, formatMessage, type PluralTemplates, resolveLocale, supportedLanguages } from '../src/messages.js';
 
 /** The sentence a reader sees for `count` in the page language `lang`, with the built-in texts. */
 const sentence = (count: number, lang: string, custom: Partial<PluralTemplates> = {}) =>
@@ -32,10 +32,10 @@ describe('resolveLocale', () => {
 
 describe('built-in texts', () => {
   it('cover at least en, de, fr, es, it, nl, pt and pl', () => {
-    expect(SUPPORTED_LANGUAGES).toEqual(expect.arrayContaining(['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl']));
+    expect(supportedLanguages()).toEqual(expect.arrayContaining(['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl']));
   });
 
-  it.each(SUPPORTED_LANGUAGES)('%s has a one and an other form, each with {count} exactly once', (language) => {
+  it.each(supportedLanguages())('%s has a one and an other form, each with {count} exactly once', (language) => {
     const templates = builtInTemplates(language);
     expect(templates.one).toEqual(expect.any(String));
     expect(templates.other).toEqual(expect.any(String));

@@ -75,7 +75,7 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
     try {
       json = JSON.parse(body);
     } catch {
-      throw invalid(url, 'the body is not JSON', response.status);
+      throw invalid(url, 'not JSON', response.status);
     }
     const report = parseReport(json, websiteId);
     if (typeof report === 'string') throw invalid(url, report, response.status);
@@ -99,8 +99,8 @@ function transportError(
   // Our caller cancelled: not a failure of the service, so pass the abort through untouched.
   if (signal?.aborted) return cause;
   return timedOut
-    ? new RealtimeError({ kind: 'timeout', message: `No answer from ${url} within ${timeoutMs / 1000} s; retrying with backoff.` })
-    : new RealtimeError({ kind: 'network', message: `Could not reach ${url} (offline, or blocked by CORS): check api-base.` });
+    ? new RealtimeError({ kind: 'timeout', message: `No answer from ${url} in ${timeoutMs / 1000} s; retrying.` })
+    : new RealtimeError({ kind: 'network', message: `Cannot reach ${url} (offline or CORS): check api-base.` });
 }
 
 function invalid(url: string, reason: string, status: number): RealtimeError {
@@ -124,34 +124,29 @@ function statusError(response: Response, body: string, { url, websiteId, token, 
     new RealtimeError({ kind, status, message: `${prefix}: ${advice}`, retryAfterMs });
 
   if (status === 401 || status === 403) {
-    return make('unauthorized', `set the token attribute to the API token of website "${websiteId}" (or remove it when api-base is a relay).`);
+    return make('unauthorized', 'check the token attribute: this website\'s API token, or none for a relay.');
   }
   if (status === 400) return make('bad-request', 'set the website-id attribute.');
-  if (status === 404) return make('not-found', `no website "${websiteId}" there: check the website-id attribute (and api-base).`);
+  if (status === 404) return make('not-found', `no website "${websiteId}": check the website-id attribute and api-base.`);
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(response.headers, now);
-    return make('rate-limited', 'hourly plan limit reached. Raise interval, or serve shoppers through a relay.', retryAfterMs);
+    return make('rate-limited', 'plan limit reached: raise interval, or use a relay.', retryAfterMs);
   }
-  if (status >= 500) return make('server', 'the service failed; showing the last count, retrying with backoff.');
+  if (status >= 500) return make('server', 'the service failed; retrying.');
   return make('invalid-response', 'unexpected status; check api-base.');
 }
 
 /** The service's own words, when it sent some as JSON `{error}`/`{message}` or short plain text. */
 function serverMessage(response: Response, body: string): string | null {
-  let text: unknown = null;
   const type = response.headers.get('content-type') ?? '';
+  let text: unknown = type.startsWith('text/plain') ? body : null;
   if (type.includes('json')) {
     try {
-      const json = JSON.parse(body) as unknown;
-      if (typeof json === 'object' && json !== null) {
-        const record = json as Record<string, unknown>;
-        text = record.error ?? record.message;
-      }
+      const json = JSON.parse(body) as { error?: unknown; message?: unknown } | null;
+      text = json?.error ?? json?.message;
     } catch {
       // A broken error body is no reason to hide the status; fall through to no message.
     }
-  } else if (type.startsWith('text/plain')) {
-    text = body;
   }
   if (typeof text !== 'string') return null;
   // eslint-disable-next-line no-control-regex
@@ -165,9 +160,8 @@ export function parseRetryAfter(headers: Headers, now: number): number | null {
   const value = headers.get('retry-after')?.trim();
   if (!value) return null;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
-  // Only an IMF-fixdate ("Wed, 21 Oct 2026 07:28:00 GMT"): Date.parse reads "-5" or "1.5" as dates.
-  if (!/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value)) return null;
-  const at = Date.parse(value);
+  // Only an HTTP date ("Wed, 21 Oct 2026 07:28:00 GMT"): Date.parse also reads "-5" or "1.5" as dates.
+  const at = value.endsWith(' GMT') ? Date.parse(value) : NaN;
   if (Number.isNaN(at)) return null;
   const serverNow = Date.parse(headers.get('date') ?? '');
   return Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow));

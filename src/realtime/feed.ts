@@ -3,7 +3,6 @@ import { fetchRealtimeAnswer, REQUEST_TIMEOUT_MS } from './client.js';
 import { type Environment, environment } from './environment.js';
 import { RealtimeError, isConfigurationError } from './errors.js';
 import { exclusively } from './lock.js';
-import type { RealtimeReport } from './report.js';
 import { EMPTY_RECORD, type FeedFailure, type FeedRecord, FeedStore } from './storage.js';
 
 /** Which feed: elements that agree on all three share one. */
@@ -13,13 +12,11 @@ export interface FeedKey {
   token?: string | undefined;
 }
 
-/** What subscribers see. A failure never erases the last good report: they sit side by side. */
-export interface FeedSnapshot {
-  report: RealtimeReport | null;
-  /** Device time at which `report` was fetched (here or in another tab), less its age on arrival. */
-  fetchedAt: number | null;
-  /** Device time of the last request (here or in another tab), good or not. */
-  attemptedAt: number | null;
+/**
+ * What subscribers see: the shared record (`fetchedAt` and `attemptedAt` are device times, here or
+ * in another tab). A failure never erases the last good report: they sit side by side.
+ */
+export interface FeedSnapshot extends Readonly<FeedRecord> {
   /** The latest failure since the last good report, or the configuration error that stopped the feed. */
   failure: FeedFailure | null;
   /** Some answer is in: a report fresh enough not to ask again, or a request that ended either way. */
@@ -77,9 +74,7 @@ export class VisitorFeed {
 
   get snapshot(): FeedSnapshot {
     this.#snapshot ??= {
-      report: this.#record.report,
-      fetchedAt: this.#record.fetchedAt,
-      attemptedAt: this.#record.attemptedAt,
+      ...this.#record,
       failure: this.#fatal ?? this.#record.failure,
       settled: this.#settled || this.#fatal !== null,
       stopped: this.#fatal !== null,
@@ -232,7 +227,7 @@ export class VisitorFeed {
       // A relay's cached answer is as old as its upstream fetch: max-age counts from there. One it
       // serves past its own freshness means the service behind it fails: the count is stale.
       const failure: FeedFailure | null = stale
-        ? { kind: 'server', status: null, message: `The relay at ${apiBase} serves its last good count while the analytics service fails.` }
+        ? { kind: 'server', status: null, message: `The relay at ${apiBase} serves an old count: the service behind it fails.` }
         : null;
       this.#save({ report, fetchedAt: now - ageMs, attemptedAt: now, retryAt: null, failures: 0, failure });
     } catch (error) {
@@ -310,7 +305,7 @@ const MAX_PLAUSIBLE_WAIT_MS = 2 * 60 * 60_000;
 
 const feeds = new Map<string, VisitorFeed>();
 
-function feedId({ apiBase, websiteId, token = '' }: FeedKey): string {
+export function feedId({ apiBase, websiteId, token = '' }: FeedKey): string {
   return JSON.stringify([apiBase, websiteId, token]);
 }
 

@@ -21,12 +21,12 @@ export function isIsoUtcMillis(value: unknown): value is string {
  * nothing unchecked ever reaches the page.
  */
 export function parseReport(body: unknown, expectedWebsiteId: string): RealtimeReport | string {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body is not a JSON object';
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'not a JSON object';
   const { currentVisitors, websiteId, timestamp } = body as Record<string, unknown>;
   if (typeof currentVisitors !== 'number' || !Number.isSafeInteger(currentVisitors) || currentVisitors < 0) {
-    return 'currentVisitors is not a non-negative whole number';
+    return 'currentVisitors is not a whole number ≥ 0';
   }
-  if (websiteId !== expectedWebsiteId) return 'websiteId is not the website that was asked for';
-  if (!isIsoUtcMillis(timestamp)) return 'timestamp is not an ISO 8601 UTC date-time with milliseconds';
+  if (websiteId !== expectedWebsiteId) return 'websiteId is not the one asked for';
+  if (!isIsoUtcMillis(timestamp)) return 'timestamp is not ISO 8601 UTC';
   return { currentVisitors, websiteId, timestamp };
 }
