@@ -19,6 +19,7 @@ function minifyStyles(): Plugin {
           .replace(/\s+/g, ' ')
           .replace(/\s*([{}:;,>])\s*/g, '$1')
           .replace(/;}/g, '}')
+          .replace(/([ :,(])0\./g, '$1.')
           .trim();
         return `css\`${compact}\``;
       });

@@ -8,25 +8,16 @@ export const styles = css`
     font-family: var(--live-visitors-font, inherit);
   }
 
+  /* A dot that breathes: opacity only, so the compositor runs it without repainting the page. */
   .indicator {
     display: inline-block;
-    position: relative;
     vertical-align: 0.1em;
     margin-inline-end: var(--live-visitors-gap, 0.5em);
     width: 0.5em;
     height: 0.5em;
     border-radius: 50%;
     background: var(--live-visitors-accent, #e0432b);
-  }
-
-  /* A ripple that grows and fades: transform and opacity only, so the compositor runs it. */
-  .indicator::after {
-    content: '';
-    position: absolute;
-    inset: 0;
-    border-radius: inherit;
-    background: inherit;
-    animation: pulse 2s ease-out infinite;
+    animation: pulse 2s infinite;
   }
 
   .count {
@@ -35,14 +26,13 @@ export const styles = css`
   }
 
   @keyframes pulse {
-    to {
-      transform: scale(2.6);
-      opacity: 0;
+    50% {
+      opacity: 0.3;
     }
   }
 
   @media (prefers-reduced-motion: reduce) {
-    .indicator::after {
+    .indicator {
       animation: none;
     }
   }

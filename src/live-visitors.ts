@@ -1,7 +1,7 @@
 import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
 import { resolveConfig } from './config.js';
 import { styles } from './live-visitors.styles.js';
-import { formatMessage, resolveLocale, textLanguage, type CustomTemplates } from './messages.js';
+import { formatMessage, resolveLocale, type CustomTemplates } from './messages.js';
 import { UNAVAILABLE, type WidgetState, type WidgetView } from './view-state.js';
 import { VisitorsController } from './visitors-controller.js';
 import { WidgetDom } from './widget-dom.js';
@@ -138,9 +138,7 @@ export class LiveVisitors extends ReactiveElement {
       dom.show(null);
       return;
     }
-    const locale = this.#locale();
-    const custom = this.#customTemplates();
-    dom.show({ parts: formatMessage(report.currentVisitors, locale, custom), lang: textLanguage(locale, custom) });
+    dom.show(formatMessage(report.currentVisitors, this.#locale(), this.#customTemplates()));
   }
 
   /** Its own `lang`, else the nearest ancestor's, across the shadow roots of other components too. */

@@ -28,40 +28,40 @@ export function supportedLanguages(): string[] {
 /** A valid BCP 47 tag for `Intl`, or the default when the page's `lang` is junk. */
 export function resolveLocale(lang: string | null | undefined): string {
   try {
-    return Intl.getCanonicalLocales(lang?.trim() || DEFAULT_LANGUAGE)[0] ?? DEFAULT_LANGUAGE;
+    return Intl.getCanonicalLocales(lang?.trim() || DEFAULT_LANGUAGE)[0]!;
   } catch {
     return DEFAULT_LANGUAGE;
   }
 }
 
-/** The locale whose grammar the built-in texts follow: the page's, or English when we have no texts for it. */
-function textLocale(locale: string): string {
-  return locale.split('-')[0]!.toLowerCase() in MESSAGES ? locale : DEFAULT_LANGUAGE;
+/** The built-in texts for a locale's language (`de-CH` → `de`), or none. */
+function ownTemplates(locale: string): PluralTemplates | undefined {
+  return MESSAGES[locale.split('-')[0]!.toLowerCase()];
 }
 
-/**
- * The language the sentence is in: custom texts are written in the page's language; built-in
- * ones may be English fallbacks, which need English plurals and `lang="en"` for screen readers.
- */
-export function textLanguage(locale: string, custom: CustomTemplates): string {
-  return Object.values(custom).some(Boolean) ? locale : textLocale(locale);
-}
-
-/** The built-in texts for a locale's language (`de-CH` → `de`), English when we have none. */
+/** The built-in texts for a locale's language, English when we have none. */
 export function builtInTemplates(locale: string): PluralTemplates {
-  return MESSAGES[textLocale(locale).split('-')[0]!.toLowerCase()]!;
+  return ownTemplates(locale) ?? MESSAGES[DEFAULT_LANGUAGE]!;
+}
+
+/** The sentence to show: text around the formatted count (`['', '23', ' people …']`), and its language. */
+export interface Sentence {
+  parts: string[];
+  lang: string;
 }
 
 /**
- * The sentence for `count`, split around the formatted number so the element can emphasise it:
- * `['', '23', ' people are browsing…']`. Custom templates win over built-in ones; a plural form
- * missing from either falls back to its `other` form.
+ * The sentence for `count`, split around the formatted number so the element can emphasise it.
+ * Custom templates win over built-in ones; a plural form missing from either falls back to its
+ * `other` form. Custom texts are in the page's language; built-in ones may be English fallbacks,
+ * which need English plurals and `lang="en"` for screen readers.
  */
-export function formatMessage(count: number, locale: string, custom: CustomTemplates): string[] {
+export function formatMessage(count: number, locale: string, custom: CustomTemplates): Sentence {
   const hasCustom = Object.values(custom).some(Boolean);
-  const category = new Intl.PluralRules(textLanguage(locale, custom)).select(count);
+  const lang = hasCustom || ownTemplates(locale) ? locale : DEFAULT_LANGUAGE;
+  const category = new Intl.PluralRules(lang).select(count);
   const builtIn = builtInTemplates(locale);
   const template = (hasCustom && (custom[category] || custom.other)) || builtIn[category] || builtIn.other;
   const formatted = new Intl.NumberFormat(locale).format(count);
-  return template.split('{count}').flatMap((text, index) => (index === 0 ? [text] : [formatted, text]));
+  return { parts: template.split('{count}').flatMap((text, index) => (index ? [formatted, text] : [text])), lang };
 }

@@ -1,8 +1,4 @@
-/** The sentence to show: text around the formatted count (`['', '23', ' people …']`), and its language. */
-export interface Sentence {
-  parts: string[];
-  lang: string;
-}
+import type { Sentence } from './messages.js';
 
 /**
  * The element's shadow DOM without a template engine: a fixed skeleton, built once, in which

@@ -3,7 +3,7 @@ import { builtInTemplates, DEFAULT_LANGUAGE, formatMessage, type PluralTemplates
 
 /** The sentence a reader sees for `count` in the page language `lang`, with the built-in texts. */
 const sentence = (count: number, lang: string, custom: Partial<PluralTemplates> = {}) =>
-  formatMessage(count, resolveLocale(lang), custom).join('');
+  formatMessage(count, resolveLocale(lang), custom).parts.join('');
 
 const NNBSP = '\u202f';
 
@@ -93,19 +93,19 @@ describe('formatMessage with the built-in texts', () => {
   });
 
   it('splits the sentence around the formatted count so it can be emphasised', () => {
-    expect(formatMessage(23, 'en', {})).toEqual(['', '23', ' people are browsing this shop right now']);
+    expect(formatMessage(23, 'en', {}).parts).toEqual(['', '23', ' people are browsing this shop right now']);
   });
 
   it('de-CH uses the German texts with Swiss digit grouping', () => {
-    const [before, count, after] = formatMessage(1234, resolveLocale('de-CH'), {});
+    const [before, count, after] = formatMessage(1234, resolveLocale('de-CH'), {}).parts;
     expect(before).toBe('');
     expect(count).toMatch(/^1['’]234$/);
     expect(after).toBe(' Personen sehen sich gerade in diesem Shop um');
   });
 
   it('an unknown language (ja) gets the English texts with Japanese number format', () => {
-    expect(formatMessage(1234, resolveLocale('ja'), {})).toEqual(['', '1,234', ' people are browsing this shop right now']);
-    expect(formatMessage(1234, 'ja', {})[1]).toBe(new Intl.NumberFormat('ja').format(1234));
+    expect(formatMessage(1234, resolveLocale('ja'), {}).parts).toEqual(['', '1,234', ' people are browsing this shop right now']);
+    expect(formatMessage(1234, 'ja', {}).parts[1]).toBe(new Intl.NumberFormat('ja').format(1234));
   });
 
   // Japanese has only the plural form "other": English texts need English grammar, or 1 reads "1 people".
@@ -152,16 +152,16 @@ describe('formatMessage with custom templates', () => {
   });
 
   it('a template without {count} is shown as it is', () => {
-    expect(formatMessage(9, 'en', { other: 'Others are looking at this too' })).toEqual(['Others are looking at this too']);
+    expect(formatMessage(9, 'en', { other: 'Others are looking at this too' }).parts).toEqual(['Others are looking at this too']);
   });
 
   it('a template with {count} twice shows the count twice', () => {
-    expect(formatMessage(1234, 'de', { other: '{count} Leute, ja {count}!' })).toEqual(['', '1.234', ' Leute, ja ', '1.234', '!']);
+    expect(formatMessage(1234, 'de', { other: '{count} Leute, ja {count}!' }).parts).toEqual(['', '1.234', ' Leute, ja ', '1.234', '!']);
   });
 
   it('returns HTML payloads as plain strings, unparsed and unescaped', () => {
     const template = '<img src=x onerror=alert(1)>{count}<script>alert("{x}")</script>&amp;';
-    const parts = formatMessage(3, 'en', { other: template });
+    const { parts } = formatMessage(3, 'en', { other: template });
     expect(parts).toEqual(['<img src=x onerror=alert(1)>', '3', '<script>alert("{x}")</script>&amp;']);
     for (const part of parts) expect(typeof part).toBe('string');
   });

@@ -32,9 +32,7 @@ export interface Environment {
   warn(message: string): void;
 }
 
-const hasDocument = () => typeof document !== 'undefined';
-const hasWindow = () => typeof window !== 'undefined';
-
+// `globalThis.document` and `globalThis.window` are undefined on a server, where a bare `document` would throw.
 function listen(target: EventTarget | undefined, types: string[], listener: EventListener): () => void {
   if (!target) return () => {};
   for (const type of types) target.addEventListener(type, listener);
@@ -49,24 +47,19 @@ export const browserEnvironment: Environment = {
   random: () => Math.random(),
   setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
-  isVisible: () => !hasDocument() || document.visibilityState !== 'hidden',
-  onVisibilityChange: (listener) => listen(hasDocument() ? document : undefined, ['visibilitychange'], listener),
-  onConnectivityChange: (listener) =>
-    listen(hasWindow() ? window : undefined, ['online', 'offline'], (event) => listener(event.type === 'online')),
-  onStorage(listener) {
-    return listen(hasWindow() ? window : undefined, ['storage'], (event) =>
-      listener((event as StorageEvent).key),
-    );
-  },
+  isVisible: () => globalThis.document?.visibilityState !== 'hidden',
+  onVisibilityChange: (listener) => listen(globalThis.document, ['visibilitychange'], listener),
+  onConnectivityChange: (listener) => listen(globalThis.window, ['online', 'offline'], (event) => listener(event.type === 'online')),
+  onStorage: (listener) => listen(globalThis.window, ['storage'], (event) => listener((event as StorageEvent).key)),
   storage() {
     try {
       // Reading the property itself throws where storage is blocked (sandboxed frames, some privacy modes).
-      return hasWindow() ? window.localStorage : undefined;
+      return globalThis.window?.localStorage;
     } catch {
       return undefined;
     }
   },
-  locks: () => (typeof navigator === 'undefined' ? undefined : navigator.locks ?? undefined),
+  locks: () => globalThis.navigator?.locks,
   warn: (message) => console.warn(message),
 };
 
