@@ -24,7 +24,7 @@ async function buildFloor(): Promise<{ code: string; cleanup: () => Promise<void
   await build({
     configFile: resolve('vite.config.ts'),
     logLevel: 'silent',
-    build: { outDir: directory, emptyOutDir: true, sourcemap: false, rolldownOptions: { input: resolve('bench/floor-element.ts') } },
+    build: { outDir: directory, emptyOutDir: true, sourcemap: false, rolldownOptions: { input: resolve('bench/floor-reactive-element.ts') } },
   });
   return { code: await readFile(join(directory, 'live-visitors.js'), 'utf8'), cleanup: () => rm(directory, { recursive: true, force: true }) };
 }
@@ -212,7 +212,7 @@ async function timeToCount(page: Page, servers: BenchServers) {
   };
   const warm = (): Subject => ({ kind: 'widget', websiteId: warmWebsite });
   const cases: Array<{ name: string; delayMs: number; subject: () => Subject }> = [
-    { name: 'bare Lit element, constant text (anchor)', delayMs: 0, subject: () => ({ kind: 'floor' }) },
+    { name: 'bare ReactiveElement, constant text (anchor)', delayMs: 0, subject: () => ({ kind: 'floor' }) },
     { name: 'warm: count stored by an earlier load', delayMs: 0, subject: warm },
     { name: 'cold, same-origin relay', delayMs: 0, subject: relayCold },
     { name: 'cold, token to the service origin', delayMs: 0, subject: tokenCold },

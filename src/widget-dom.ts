@@ -24,13 +24,14 @@ export class WidgetDom {
     const painted = sentence ? JSON.stringify(sentence) : '';
     if (painted === this.#painted) return;
     this.#painted = painted;
-    if (!sentence) {
-      this.#root.replaceChildren(this.#fallback);
-      return;
+    if (sentence) {
+      this.#text.lang = sentence.lang;
+      this.#text.replaceChildren(...sentence.parts.map((text, index) => (index % 2 ? part('strong', 'count', text) : text)));
     }
-    this.#text.lang = sentence.lang;
-    this.#text.replaceChildren(...sentence.parts.map((text, index) => (index % 2 ? part('strong', 'count', text) : text)));
-    if (this.#base.parentNode !== this.#root) this.#root.replaceChildren(this.#base);
+    // Only our own nodes move: where a browser cannot adopt stylesheets, Lit put <style> elements here too.
+    const [shown, hidden] = sentence ? [this.#base, this.#fallback] : [this.#fallback, this.#base];
+    hidden.remove();
+    if (shown.parentNode !== this.#root) this.#root.append(shown);
   }
 }
 

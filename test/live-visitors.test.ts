@@ -114,6 +114,40 @@ describe('rendering a count', () => {
   });
 });
 
+describe('the shadow DOM', () => {
+  // Where a browser cannot adopt constructed stylesheets, Lit appends <style> elements to the shadow root.
+  it('moves only its own nodes, so style elements Lit put beside them survive every switch', async () => {
+    const el = await widget('min="20"');
+    const style = el.shadowRoot!.appendChild(document.createElement('style'));
+    el.min = 30;
+    await settle(el);
+    expect(showsFallback(el)).toBe(true);
+    el.min = 20;
+    await settle(el);
+    expect(shownText(el)).toBe('23 people are browsing this shop right now');
+    expect(style.parentNode).toBe(el.shadowRoot);
+    expect(el.shadowRoot!.querySelectorAll('[part="base"]')).toHaveLength(1);
+    expect(showsFallback(el)).toBe(false);
+  });
+
+  it('leaves the DOM alone when a poll brings the same count', async () => {
+    const el = await widget();
+    const mutations: MutationRecord[] = [];
+    const observer = new MutationObserver((records) => mutations.push(...records));
+    observer.observe(el.shadowRoot!, { subtree: true, childList: true, characterData: true, attributes: true });
+    await settle(el, MINUTE);
+    expect(service.requests).toHaveLength(2);
+    await Promise.resolve();
+    expect(mutations).toEqual([]);
+    service.count = 24;
+    await settle(el, MINUTE);
+    await Promise.resolve();
+    expect(mutations.length).toBeGreaterThan(0);
+    expect(shownText(el)).toContain('24');
+    observer.disconnect();
+  });
+});
+
 describe('what shows when there is no count', () => {
   it('shows the fallback slot while loading without a cached count', async () => {
     service.reply = () => 'hang';
