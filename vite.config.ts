@@ -29,8 +29,9 @@ function minifyStyles(): Plugin {
 }
 
 /**
- * A second minifier after oxc's: terser inlines and rewrites what oxc leaves, and the two together
- * measure about 120 B smaller in gzip and brotli than either alone (`npm run bench` prints the size).
+ * A second minifier after oxc's: terser inlines and rewrites what oxc leaves. Measured on this
+ * bundle, the two together are 54 B smaller in gzip than oxc alone and 102 B smaller than terser
+ * alone (`npm run bench` prints the size as shipped).
  */
 function terserAfterOxc(): Plugin {
   return {

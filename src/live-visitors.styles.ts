@@ -3,9 +3,10 @@ import { css } from '@lit/reactive-element';
 // The host keeps the default `display: inline` of custom elements: with nothing to show it takes
 // no space at all, and a long sentence wraps like the page's text, the dot on its first line.
 export const styles = css`
+  /* No fallbacks: an unset custom property makes these inherit, as colour and font do anyway. */
   :host {
-    color: var(--live-visitors-color, inherit);
-    font-family: var(--live-visitors-font, inherit);
+    color: var(--live-visitors-color);
+    font-family: var(--live-visitors-font);
   }
 
   /* A dot that breathes: opacity only, so the compositor runs it without repainting the page. */
@@ -22,7 +23,7 @@ export const styles = css`
 
   .count {
     font-weight: var(--live-visitors-count-weight, 700);
-    color: var(--live-visitors-count-color, inherit);
+    color: var(--live-visitors-count-color);
   }
 
   @keyframes pulse {
