@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { minify } from 'terser';
 import { defineConfig, type Plugin } from 'vite';
@@ -37,19 +38,22 @@ function terserAfterOxc(): Plugin {
   return {
     name: 'live-visitors:terser-after-oxc',
     apply: 'build',
-    async generateBundle(_, bundle) {
+    async generateBundle(options, bundle) {
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== 'chunk') continue;
-        // The source map is its own asset by now: terser maps its output through oxc's map to the sources.
+        // The source map is its own asset by now: terser maps its output through oxc's map to the
+        // sources. Written for `sourcemap: true` (a .map file beside the chunk) and nothing else.
         const map = bundle[`${chunk.fileName}.map`];
+        if (options.sourcemap !== true || map?.type !== 'asset') this.error('terser after oxc needs build.sourcemap: true');
         const result = await minify(chunk.code, {
           module: true,
           ecma: 2020,
           compress: { passes: 2 },
-          sourceMap: map?.type === 'asset' ? { content: String(map.source), url: `${chunk.fileName}.map`, includeSources: true } : false,
+          sourceMap: { content: String(map.source), url: basename(map.fileName), includeSources: true },
         });
-        chunk.code = result.code ?? chunk.code;
-        if (map?.type === 'asset' && typeof result.map === 'string') map.source = result.map;
+        if (typeof result.code !== 'string' || typeof result.map !== 'string') this.error('terser returned no code or map');
+        chunk.code = result.code;
+        map.source = result.map;
       }
     },
   };

@@ -45,5 +45,7 @@ export async function benchSize(): Promise<void> {
     { ...row('ours above the floor', { raw: ours.raw - floor.raw, gzip: ours.gzip - floor.gzip, brotli: ours.brotli - floor.brotli }), 'gzip vs floor': '' },
   ]);
   const verdict = ours.gzip <= GZIP_BUDGET_BYTES ? 'within' : 'OVER';
+  // The other tables still print, but the run fails: a size regression must not pass unnoticed.
+  if (verdict === 'OVER') process.exitCode = 1;
   console.log(`\nBudget: ${kilobytes(GZIP_BUDGET_BYTES)} gzip. dist/live-visitors.js is ${kilobytes(ours.gzip)}: ${verdict} budget.`);
 }

@@ -9,7 +9,6 @@ const MAX_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
 export const DEFAULT_MIN = 1;
 /** A count must survive one normal poll cycle including its timeout, or it would blink out. */
 const MAX_AGE_SLACK_SECONDS = 10;
-const MAX_WEBSITE_ID_LENGTH = 256;
 
 /** The element's attributes, as Lit hands them over (any of them may be missing or junk). */
 export interface WidgetAttributes {
@@ -34,17 +33,16 @@ export type ConfigResult = { ok: true; config: WidgetConfig } | { ok: false; mes
 /** Turns attributes into a validated configuration, or a message naming the attribute to fix. */
 export function resolveConfig(attributes: WidgetAttributes, pageUrl = currentPageUrl()): ConfigResult {
   const websiteId = attributes.websiteId?.trim() ?? '';
-  if (!websiteId) return fail('website-id is required: your website\'s ID.');
-  if (websiteId.length > MAX_WEBSITE_ID_LENGTH) return fail(`website-id is over ${MAX_WEBSITE_ID_LENGTH} characters.`);
+  if (!websiteId) return fail('set website-id to your website\'s ID.');
 
   const token = attributes.token?.trim() || undefined;
   if (token && !/^[\x21-\x7e]+$/.test(token)) {
-    return fail('token has characters a header cannot carry: paste it exactly.');
+    return fail('token has a space or a character a header cannot carry: paste only the token.');
   }
 
   const apiBase = resolveApiBase(attributes.apiBase, pageUrl);
   if (apiBase === null) {
-    return fail('api-base must be an http(s) URL or a /path.');
+    return fail('api-base must be an http(s) URL, a /path, or left out for this page\'s origin.');
   }
 
   const intervalSeconds = clamp(finiteOr(attributes.interval, DEFAULT_INTERVAL_SECONDS), MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS);

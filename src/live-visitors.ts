@@ -141,13 +141,16 @@ export class LiveVisitors extends ReactiveElement {
     dom.show(formatMessage(report.currentVisitors, this.#locale(), this.#customTemplates()));
   }
 
-  /** Its own `lang`, else the nearest ancestor's, across the shadow roots of other components too. */
+  /**
+   * Its own `lang`, else the nearest ancestor's, across the shadow roots of other components too,
+   * up to the document's `<html lang>`.
+   */
   #locale(): string {
     let lang = '';
     for (let node: Element | null = this; !lang && node; node = (node.getRootNode() as ShadowRoot).host ?? null) {
       lang = node.closest('[lang]')?.getAttribute('lang') ?? '';
     }
-    return resolveLocale(lang || document.documentElement.lang);
+    return resolveLocale(lang);
   }
 
   #customTemplates(): CustomTemplates {

@@ -351,7 +351,7 @@ describe('429 and Retry-After', () => {
   });
 
   // Date.parse would read "-5" or "1.5" as dates in 2001, and the wait would drop to nothing.
-  it.each(['-5', '1.5'])('treats the malformed Retry-After %j as missing', async (value) => {
+  it.each(['-5', '1.5', '-5 GMT', '1.5 GMT'])('treats the malformed Retry-After %j as missing', async (value) => {
     const { env } = fetchStub({ [ENDPOINT]: { status: 429, headers: { 'retry-after': value } } });
     const error = await failure(fetchRealtimeReport({ apiBase: API_BASE, websiteId: freshWebsiteId(), env }));
     expect(error.retryAfterMs).toBeNull();

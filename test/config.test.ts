@@ -30,14 +30,14 @@ describe('website-id', () => {
     ['null', null],
     ['empty', ''],
     ['blank', ' \n\t '],
-    ['257 characters', 'x'.repeat(257)],
   ])('is rejected when %s, naming the attribute', (_, websiteId) => {
     expect(message(resolve({ websiteId }))).toContain('website-id');
   });
 
   it.each<[string, string]>([
     ['  shop-42\n', 'shop-42'],
-    ['x'.repeat(256), 'x'.repeat(256)],
+    // No length limit of ours: the service answers an id it does not know with 404.
+    ['x'.repeat(1000), 'x'.repeat(1000)],
     ['<img src=x onerror=alert(1)>', '<img src=x onerror=alert(1)>'],
   ])('%j is accepted as %j', (websiteId, expected) => {
     expect(ok(resolve({ websiteId })).key.websiteId).toBe(expected);

@@ -56,6 +56,7 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
 
   try {
     let response: Response;
+    let body: string;
     try {
       response = await env.fetch(url, {
         headers,
@@ -63,12 +64,11 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
         credentials: 'omit',
         cache: 'no-store',
       });
+      // The body can fail too (connection dropped, or our timeout) and means the same.
+      body = await response.text();
     } catch (cause) {
       throw transportError(cause, url, timedOut, timeoutMs, signal);
     }
-    const body = await response.text().catch((cause: unknown) => {
-      throw transportError(cause, url, timedOut, timeoutMs, signal);
-    });
     if (!response.ok) throw statusError(response, body, { url, websiteId, token, now: env.now() });
 
     let json: unknown;
@@ -118,7 +118,8 @@ interface StatusContext {
 function statusError(response: Response, body: string, { url, websiteId, token, now }: StatusContext): RealtimeError {
   const { status } = response;
   // A server that echoes the token must not get it into the console or an event.
-  const said = token ? serverMessage(response, body)?.replaceAll(token, '[token]') : serverMessage(response, body);
+  const message = serverMessage(response, body);
+  const said = token ? message?.replaceAll(token, '[token]') : message;
   const prefix = `${status}${said ? ` "${said}"` : ''} from ${url}`;
   const make = (kind: RealtimeErrorKind, advice: string, retryAfterMs: number | null = null) =>
     new RealtimeError({ kind, status, message: `${prefix}: ${advice}`, retryAfterMs });
@@ -160,8 +161,8 @@ export function parseRetryAfter(headers: Headers, now: number): number | null {
   const value = headers.get('retry-after')?.trim();
   if (!value) return null;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
-  // Only an HTTP date ("Wed, 21 Oct 2026 07:28:00 GMT"): Date.parse also reads "-5" or "1.5" as dates.
-  const at = value.endsWith(' GMT') ? Date.parse(value) : NaN;
+  // Only an HTTP date ("Wed, 21 Oct 2026 07:28:00 GMT"): Date.parse also reads "-5 GMT" as a date.
+  const at = /^[A-Z][a-z]{2}, \d.* GMT$/.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(at)) return null;
   const serverNow = Date.parse(headers.get('date') ?? '');
   return Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow));

@@ -227,7 +227,7 @@ export class VisitorFeed {
       // A relay's cached answer is as old as its upstream fetch: max-age counts from there. One it
       // serves past its own freshness means the service behind it fails: the count is stale.
       const failure: FeedFailure | null = stale
-        ? { kind: 'server', status: null, message: `The relay at ${apiBase} serves an old count: the service behind it fails.` }
+        ? { kind: 'server', status: null, message: `${apiBase} serves an old count: the service behind the relay fails.` }
         : null;
       this.#save({ report, fetchedAt: now - ageMs, attemptedAt: now, retryAt: null, failures: 0, failure });
     } catch (error) {
@@ -297,7 +297,7 @@ export class VisitorFeed {
 function asRealtimeError(error: unknown): RealtimeError {
   return error instanceof RealtimeError
     ? error
-    : new RealtimeError({ kind: 'network', message: `The request could not be made: ${String(error)}` });
+    : new RealtimeError({ kind: 'network', message: `Request failed: ${String(error)}` });
 }
 
 /** A retry time further ahead than any wait we set (or two intervals) means the clock jumped back. */

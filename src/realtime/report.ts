@@ -27,6 +27,6 @@ export function parseReport(body: unknown, expectedWebsiteId: string): RealtimeR
     return 'currentVisitors is not a whole number ≥ 0';
   }
   if (websiteId !== expectedWebsiteId) return 'websiteId is not the one asked for';
-  if (!isIsoUtcMillis(timestamp)) return 'timestamp is not ISO 8601 UTC';
+  if (!isIsoUtcMillis(timestamp)) return 'timestamp is not like 2026-01-31T12:00:00.000Z';
   return { currentVisitors, websiteId, timestamp };
 }

@@ -15,9 +15,12 @@ export interface FeedFailure {
  */
 export interface FeedRecord {
   report: RealtimeReport | null;
-  /** Device time of the last good report. Freshness is judged by it, never by `report.timestamp`. */
+  /**
+   * Device time at which the last good report was fetched (here or in another tab), less its age
+   * on arrival (a relay's or CDN's `Age`). Freshness is judged by it, never by `report.timestamp`.
+   */
   fetchedAt: number | null;
-  /** Device time of the last request, good or not. */
+  /** Device time of the last request (here or in another tab), good or not. */
   attemptedAt: number | null;
   /** While failing: no tab asks before this device time. */
   retryAt: number | null;
@@ -78,7 +81,8 @@ function parseRecord(text: string, websiteId: string): FeedRecord | null {
   if (typeof report === 'string') return null;
   const fetchedAt = finiteOrNull(record.fetchedAt);
   if (report && fetchedAt === null) return null;
-  const failures = Number.isSafeInteger(record.failures) && (record.failures as number) >= 0 ? (record.failures as number) : 0;
+  // Junk counts as no failure; an absurd count only makes the backoff hit its cap.
+  const failures = Math.max(0, Number(record.failures) | 0);
   return {
     report,
     fetchedAt,

@@ -34,7 +34,7 @@ describe('fetchUpstreamReport (one request to the service, stubbed)', () => {
     ['a declared huge body', () => new Response('{}', { headers: { 'Content-Length': String(MAX_UPSTREAM_BODY_BYTES + 1) } }), { kind: 'invalid-response', reason: 'sent an answer larger than 16 KB' }],
     ['a streamed huge body', () => new Response(`{"pad":"${'x'.repeat(MAX_UPSTREAM_BODY_BYTES)}"}`), { kind: 'invalid-response', reason: 'sent an answer larger than 16 KB' }],
     ['an array', () => Response.json([report]), { kind: 'invalid-response', reason: 'sent an invalid report: not a JSON object' }],
-    ['an impossible date', () => Response.json({ ...report, timestamp: '2025-02-30T12:00:00.000Z' }), { kind: 'invalid-response', reason: 'sent an invalid report: timestamp is not ISO 8601 UTC' }],
+    ['an impossible date', () => Response.json({ ...report, timestamp: '2025-02-30T12:00:00.000Z' }), { kind: 'invalid-response', reason: 'sent an invalid report: timestamp is not like 2026-01-31T12:00:00.000Z' }],
   ])('turns %s into a failure', async (_name, answer, expected) => {
     expect(await ask(async () => answer())).toEqual({ failure: expect.objectContaining(expected) });
   });
