@@ -42,18 +42,19 @@ function terserAfterOxc(): Plugin {
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== 'chunk') continue;
         // The source map is its own asset by now: terser maps its output through oxc's map to the
-        // sources. Written for `sourcemap: true` (a .map file beside the chunk) and nothing else.
+        // sources. Written for `sourcemap: true` (a .map file beside the chunk) or false, nothing else.
         const map = bundle[`${chunk.fileName}.map`];
-        if (options.sourcemap !== true || map?.type !== 'asset') this.error('terser after oxc needs build.sourcemap: true');
+        const chained = map?.type === 'asset' ? map : null;
+        if (options.sourcemap && (options.sourcemap !== true || !chained)) this.error('terser after oxc needs build.sourcemap true or false');
         const result = await minify(chunk.code, {
           module: true,
           ecma: 2020,
           compress: { passes: 2 },
-          sourceMap: { content: String(map.source), url: basename(map.fileName), includeSources: true },
+          sourceMap: chained ? { content: String(chained.source), url: basename(chained.fileName), includeSources: true } : false,
         });
-        if (typeof result.code !== 'string' || typeof result.map !== 'string') this.error('terser returned no code or map');
+        if (typeof result.code !== 'string') this.error('terser returned no code');
         chunk.code = result.code;
-        map.source = result.map;
+        if (chained) chained.source = String(result.map);
       }
     },
   };
