@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two suites in one `npm test`:
- * - `unit`: happy-dom, fake timers, stubbed fetch; also the server code over real loopback HTTP;
+ * Four suites in one `npm test`:
+ * - `unit`: the element and its data layer in happy-dom, with fake timers and a stubbed fetch;
+ * - `emulator` and `relay`: the server parts in Node, over real loopback HTTP;
  * - `browser`: headless Chromium (the system's, never downloaded) driven by Playwright against
  *   the built bundle and the emulator, for what happy-dom cannot prove.
  */
@@ -27,6 +28,14 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'emulator', environment: 'node', include: ['emulator/test/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'relay', environment: 'node', include: ['relay/test/**/*.test.ts'] },
+      },
+      {
+        extends: true,
         test: {
           name: 'browser',
           environment: 'node',
@@ -41,7 +50,7 @@ export default defineConfig({
     ],
     coverage: {
       provider: 'v8',
-      include: ['src/**/*.ts'],
+      include: ['src/**/*.ts', 'server-kit/**/*.ts', 'relay/src/**/*.ts', 'emulator/src/**/*.ts'],
       reporter: ['text', 'text-summary'],
       thresholds: { lines: 90 },
     },

@@ -8,5 +8,6 @@ export type {
 } from './events.js';
 export type { WidgetState } from './view-state.js';
 export { RealtimeError, type RealtimeErrorKind } from './realtime/errors.js';
-export type { RealtimeReport } from './realtime/report.js';
-export { fetchRealtimeReport, realtimeUrl, type RealtimeRequest } from './realtime/client.js';
+export type { RealtimeReport } from './contract/report.js';
+export { realtimeUrl } from './contract/request.js';
+export { fetchRealtimeReport, type RealtimeRequest } from './realtime/client.js';

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fetchRealtimeReport, realtimeUrl, REQUEST_TIMEOUT_MS } from '../src/realtime/client.js';
+import { isConfigurationError } from '../src/contract/errors.js';
+import { realtimeUrl } from '../src/contract/request.js';
+import { fetchRealtimeReport, REQUEST_TIMEOUT_MS } from '../src/realtime/client.js';
 import { browserEnvironment, type Environment, setEnvironment } from '../src/realtime/environment.js';
-import { isConfigurationError, RealtimeError, type RealtimeErrorKind } from '../src/realtime/errors.js';
+import { RealtimeError, type RealtimeErrorKind } from '../src/realtime/errors.js';
 
 const API_BASE = 'https://analytics.example';
 const ENDPOINT = '/api/v1/realtime';

@@ -1,9 +1,12 @@
+import { errorKindForStatus, type RealtimeErrorKind } from '../contract/errors.js';
+import { parseReport, type RealtimeReport } from '../contract/report.js';
+import { realtimeUrl } from '../contract/request.js';
+import { parseRetryAfter } from '../contract/retry-after.js';
+import { serviceMessage } from '../contract/service-message.js';
 import { type Environment, environment } from './environment.js';
-import { RealtimeError, type RealtimeErrorKind } from './errors.js';
-import { parseReport, type RealtimeReport } from './report.js';
+import { RealtimeError } from './errors.js';
 
 export const REQUEST_TIMEOUT_MS = 10_000;
-const SERVER_MESSAGE_MAX_LENGTH = 200;
 
 export interface RealtimeRequest {
   /** Origin (and optional path prefix) of the service or of a relay, without a trailing slash. */
@@ -14,11 +17,6 @@ export interface RealtimeRequest {
   signal?: AbortSignal | undefined;
   env?: Environment | undefined;
   timeoutMs?: number | undefined;
-}
-
-/** `{apiBase}/api/v1/realtime?websiteId=…`: the token never goes into a URL. */
-export function realtimeUrl(apiBase: string, websiteId: string): string {
-  return `${apiBase}/api/v1/realtime?${new URLSearchParams({ websiteId })}`;
 }
 
 /** A report and how old it already was on arrival (a relay or CDN cache says so in `Age`). */
@@ -114,56 +112,28 @@ interface StatusContext {
   now: number;
 }
 
-/** Status → error kind and the attribute that fixes it (configuration errors), or the policy. */
+/** Advice per kind: the attribute that fixes a configuration error, or what the widget does about it. */
+const ADVICE: Record<RealtimeErrorKind, string> = {
+  unauthorized: 'check the token attribute: this website\'s API token, or none for a relay.',
+  'bad-request': 'set the website-id attribute.',
+  'not-found': 'check the website-id attribute and api-base.',
+  'rate-limited': 'plan limit reached: raise interval, or use a relay.',
+  server: 'the service failed; retrying.',
+  network: '',
+  timeout: '',
+  'invalid-response': 'unexpected status; check api-base.',
+};
+
+/** Status → error kind (the contract's), with the service's own words (token redacted) and the fix. */
 function statusError(response: Response, body: string, { url, websiteId, token, now }: StatusContext): RealtimeError {
-  const { status } = response;
-  // A server that echoes the token must not get it into the console or an event.
-  const message = serverMessage(response, body);
-  const said = token ? message?.replaceAll(token, '[token]') : message;
-  const prefix = `${status}${said ? ` "${said}"` : ''} from ${url}`;
-  const make = (kind: RealtimeErrorKind, advice: string, retryAfterMs: number | null = null) =>
-    new RealtimeError({ kind, status, message: `${prefix}: ${advice}`, retryAfterMs });
-
-  if (status === 401 || status === 403) {
-    return make('unauthorized', 'check the token attribute: this website\'s API token, or none for a relay.');
-  }
-  if (status === 400) return make('bad-request', 'set the website-id attribute.');
-  if (status === 404) return make('not-found', `no website "${websiteId}": check the website-id attribute and api-base.`);
-  if (status === 429) {
-    const retryAfterMs = parseRetryAfter(response.headers, now);
-    return make('rate-limited', 'plan limit reached: raise interval, or use a relay.', retryAfterMs);
-  }
-  if (status >= 500) return make('server', 'the service failed; retrying.');
-  return make('invalid-response', 'unexpected status; check api-base.');
-}
-
-/** The service's own words, when it sent some as JSON `{error}`/`{message}` or short plain text. */
-function serverMessage(response: Response, body: string): string | null {
-  const type = response.headers.get('content-type') ?? '';
-  let text: unknown = type.startsWith('text/plain') ? body : null;
-  if (type.includes('json')) {
-    try {
-      const json = JSON.parse(body) as { error?: unknown; message?: unknown } | null;
-      text = json?.error ?? json?.message;
-    } catch {
-      // A broken error body is no reason to hide the status; fall through to no message.
-    }
-  }
-  if (typeof text !== 'string') return null;
-  // eslint-disable-next-line no-control-regex
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
-  if (!clean) return null;
-  return clean.length > SERVER_MESSAGE_MAX_LENGTH ? `${clean.slice(0, SERVER_MESSAGE_MAX_LENGTH)}…` : clean;
-}
-
-/** `Retry-After` as delay-seconds or an HTTP date (read against the server's own `Date` if sent). */
-export function parseRetryAfter(headers: Headers, now: number): number | null {
-  const value = headers.get('retry-after')?.trim();
-  if (!value) return null;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  // Only an HTTP date ("Wed, 21 Oct 2026 07:28:00 GMT"): Date.parse also reads "-5 GMT" as a date.
-  const at = /^[A-Z][a-z]{2}, \d.* GMT$/.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(at)) return null;
-  const serverNow = Date.parse(headers.get('date') ?? '');
-  return Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow));
+  const { status, headers } = response;
+  const kind = errorKindForStatus(status);
+  const said = serviceMessage(body, headers.get('content-type'), [token]);
+  const advice = kind === 'not-found' ? `no website "${websiteId}": ${ADVICE[kind]}` : ADVICE[kind];
+  return new RealtimeError({
+    kind,
+    status,
+    message: `${status}${said ? ` "${said}"` : ''} from ${url}: ${advice}`,
+    retryAfterMs: kind === 'rate-limited' ? parseRetryAfter(headers, now) : null,
+  });
 }

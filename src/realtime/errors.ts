@@ -1,13 +1,6 @@
-/** Why a realtime request failed: the widget's policy (retry, back off, give up) follows from it. */
-export type RealtimeErrorKind =
-  | 'unauthorized'
-  | 'bad-request'
-  | 'not-found'
-  | 'rate-limited'
-  | 'server'
-  | 'network'
-  | 'timeout'
-  | 'invalid-response';
+import type { RealtimeErrorKind } from '../contract/errors.js';
+
+export type { RealtimeErrorKind };
 
 export interface RealtimeErrorInit {
   kind: RealtimeErrorKind;
@@ -31,12 +24,4 @@ export class RealtimeError extends Error {
     this.status = status;
     this.retryAfterMs = retryAfterMs;
   }
-}
-
-/**
- * Errors that retrying cannot fix: the element's configuration is wrong, so the feed stops
- * and tells the developer which attribute to change.
- */
-export function isConfigurationError(kind: RealtimeErrorKind): boolean {
-  return kind === 'unauthorized' || kind === 'not-found' || kind === 'bad-request';
 }

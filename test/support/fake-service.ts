@@ -1,4 +1,4 @@
-import type { RealtimeReport } from '../../src/realtime/report.js';
+import type { RealtimeReport } from '../../src/contract/report.js';
 
 /** What the fake service does with one request. */
 export type Reply =

@@ -1,21 +1,35 @@
-/** The methods the relay answers; OPTIONS only as a CORS preflight. */
-export const RELAY_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
 /** How long a browser may reuse a preflight answer (Chromium caps it at 7200). */
 export const PREFLIGHT_MAX_AGE_SECONDS = 600;
-/**
- * The widget sends neither, so it needs no preflight. `Authorization` is allowed anyway
- * so a page that still sets a token keeps working (the relay ignores the header).
- */
-const ALLOWED_REQUEST_HEADERS = ['Authorization', 'If-None-Match'];
 
-/** Which pages on other origins may read the relay's answers: exactly the configured origins. */
+export interface CorsOptions {
+  /** Exact origins allowed to read answers; `['*']` for any; `[]` for same origin only. */
+  readonly allowOrigins: readonly string[];
+  /** Answer headers a page on another origin may read besides the safelisted ones. */
+  readonly exposeHeaders: readonly string[];
+  /** Methods and request headers a preflight allows. */
+  readonly allowMethods: readonly string[];
+  readonly allowHeaders: readonly string[];
+}
+
+/**
+ * Which pages on other origins may read the answers: exactly the configured origins. Written for
+ * the relay's hot path, where it costs two header lookups (the emulator uses its router's CORS).
+ */
 export class CorsPolicy {
   readonly #anyOrigin: boolean;
   readonly #origins: ReadonlySet<string>;
+  readonly #exposed: string;
+  readonly #preflight: Record<string, string>;
 
-  constructor(allowOrigins: readonly string[]) {
-    this.#anyOrigin = allowOrigins.includes('*');
-    this.#origins = new Set(allowOrigins);
+  constructor(options: CorsOptions) {
+    this.#anyOrigin = options.allowOrigins.includes('*');
+    this.#origins = new Set(options.allowOrigins);
+    this.#exposed = options.exposeHeaders.join(', ');
+    this.#preflight = {
+      'Access-Control-Allow-Methods': options.allowMethods.join(', '),
+      'Access-Control-Allow-Headers': options.allowHeaders.join(', '),
+      'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
+    };
   }
 
   isAllowed(origin: string | null): origin is string {
@@ -36,18 +50,13 @@ export class CorsPolicy {
     // same-origin page or a health check must still serve pages on other origins.
     if (this.#anyOrigin || this.isAllowed(origin)) {
       headers['Access-Control-Allow-Origin'] = this.#anyOrigin ? '*' : origin!;
-      headers['Access-Control-Expose-Headers'] = 'Retry-After, ETag, Age';
+      headers['Access-Control-Expose-Headers'] = this.#exposed;
     }
     return headers;
   }
 
   /** Headers of a preflight answer for an allowed origin. */
   preflightHeaders(origin: string): Record<string, string> {
-    return {
-      ...this.headersFor(origin),
-      'Access-Control-Allow-Methods': 'GET, HEAD',
-      'Access-Control-Allow-Headers': ALLOWED_REQUEST_HEADERS.join(', '),
-      'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
-    };
+    return { ...this.headersFor(origin), ...this.#preflight };
   }
 }

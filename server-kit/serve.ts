@@ -1,0 +1,69 @@
+import type { Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from 'srvx';
+
+export interface NodeServerOptions {
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** Loopback by default: in production a reverse proxy or CDN sits in front. */
+  readonly hostname?: string | undefined;
+  /** How long answers under way may take to finish when the server closes. */
+  readonly graceMs: number;
+  /** Runs when close() starts, before connections are drained (to release held requests, say). */
+  readonly beforeClose?: () => void;
+}
+
+export interface NodeServer {
+  /** Origin without trailing slash, e.g. `http://127.0.0.1:8788`. */
+  readonly url: string;
+  /** Lets answers under way finish (for `graceMs` at most), then closes every connection. */
+  close(): Promise<void>;
+}
+
+const IDLE_SWEEP_MS = 25;
+
+/** Serves a standard Fetch handler on Node through srvx's adapter; resolves once it listens. */
+export async function serveOnNode(fetch: (request: Request) => Response | Promise<Response>, options: NodeServerOptions): Promise<NodeServer> {
+  const server = serve({
+    fetch,
+    port: options.port,
+    hostname: options.hostname ?? '127.0.0.1',
+    silent: true,
+    // Commands handle signals themselves, so they can say what they are doing.
+    gracefulShutdown: false,
+  });
+  await server.ready();
+  const nodeServer = server.node?.server as HttpServer;
+  const address = nodeServer.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}`,
+    close() {
+      closing ??= (async () => {
+        options.beforeClose?.();
+        await closeGracefully(server, nodeServer, options.graceMs);
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * Keep-alive connections become idle only after their answer is sent, after close()'s own
+ * one-off sweep, so idle ones are swept again until all are gone; after `graceMs` the rest are cut.
+ */
+async function closeGracefully(server: ReturnType<typeof serve>, nodeServer: HttpServer, graceMs: number): Promise<void> {
+  const sweep = setInterval(() => nodeServer.closeIdleConnections(), IDLE_SWEEP_MS);
+  let forceTimer: NodeJS.Timeout | undefined;
+  const forced = new Promise<void>((resolve) => {
+    forceTimer = setTimeout(() => resolve(server.close(true)), graceMs);
+  });
+  try {
+    await Promise.race([server.close(), forced]);
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(forceTimer);
+  }
+}

@@ -1,0 +1,36 @@
+/** Why a realtime request failed: the widget's and the relay's policy (retry, back off, give up) follows from it. */
+export type RealtimeErrorKind =
+  | 'unauthorized'
+  | 'bad-request'
+  | 'not-found'
+  | 'rate-limited'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'invalid-response';
+
+/** The message texts of the spec's part 7, verbatim (the spec shows `<token>` in code formatting). */
+export const SPEC_MESSAGES = Object.freeze({
+  unauthorized: 'Missing or invalid authorization header. Expected: Bearer <token>',
+  websiteIdRequired: 'websiteId is required',
+  websiteNotFound: 'Website not found',
+});
+
+/** The body of every error answer of the service, the emulator and the relay. */
+export interface ErrorBody {
+  error: string;
+}
+
+/** What an answer's status (not 2xx) means for whoever asked. A redirect is no answer of the service. */
+export function errorKindForStatus(status: number): RealtimeErrorKind {
+  if (status === 401 || status === 403) return 'unauthorized';
+  if (status === 400) return 'bad-request';
+  if (status === 404) return 'not-found';
+  if (status === 429) return 'rate-limited';
+  return status >= 500 ? 'server' : 'invalid-response';
+}
+
+/** Errors that retrying cannot fix: the configuration (token, website id) is wrong. */
+export function isConfigurationError(kind: RealtimeErrorKind): boolean {
+  return kind === 'unauthorized' || kind === 'not-found' || kind === 'bad-request';
+}

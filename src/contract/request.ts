@@ -1,0 +1,28 @@
+/** The service's one operation, so the widget talks to a relay exactly as it would to the service. */
+export const REALTIME_PATH = '/api/v1/realtime';
+
+/** Longest website id or token the emulator and the relay accept anywhere (config, query, header). */
+export const MAX_IDENTIFIER_LENGTH = 256;
+
+/** RFC 6750 `b64token`: the only token shape a `Bearer` header can carry (and no header injection). */
+export const BEARER_TOKEN_SYNTAX = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/** `{apiBase}/api/v1/realtime?websiteId=…`: the token never goes into a URL. */
+export function realtimeUrl(apiBase: string, websiteId: string): string {
+  return `${apiBase}${REALTIME_PATH}?${new URLSearchParams({ websiteId })}`;
+}
+
+export type WebsiteIdParameter = { readonly value: string } | { readonly error: string };
+
+/**
+ * The `websiteId` of a request, as the service reads it: given once, and an empty value counts
+ * as missing, so `?websiteId=` gets the spec's "websiteId is required".
+ */
+export function readWebsiteIdParameter(parameters: URLSearchParams): WebsiteIdParameter {
+  const values = parameters.getAll('websiteId');
+  if (values.length > 1) return { error: 'websiteId must be given only once' };
+  const value = values[0];
+  if (!value) return { error: 'websiteId is required' };
+  if (value.length > MAX_IDENTIFIER_LENGTH) return { error: `websiteId must be at most ${MAX_IDENTIFIER_LENGTH} characters` };
+  return { value };
+}
