@@ -1,8 +1,7 @@
 import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
-import { resolveConfig } from './config.js';
 import { styles } from './live-visitors.styles.js';
 import { formatMessage, resolveLocale, type CustomTemplates } from './messages.js';
-import { UNAVAILABLE, type WidgetState, type WidgetView } from './view-state.js';
+import type { WidgetState } from './view-state.js';
 import { VisitorsController } from './visitors-controller.js';
 import { WidgetDom } from './widget-dom.js';
 
@@ -71,8 +70,6 @@ export class LiveVisitors extends ReactiveElement {
   readonly #visitors = new VisitorsController(this);
   /** Made at the first update: the shadow root exists only once the element is connected. */
   #dom: WidgetDom | null = null;
-  #view: WidgetView = UNAVAILABLE;
-  #min = 1;
 
   constructor() {
     super();
@@ -92,12 +89,12 @@ export class LiveVisitors extends ReactiveElement {
 
   /** The current count (also when below `min`), or null when none is young enough to show. */
   get count(): number | null {
-    return this.#visitors.view().report?.currentVisitors ?? null;
+    return this.#visitors.view.report?.currentVisitors ?? null;
   }
 
   /** When the service collected the current count, or null. */
   get updatedAt(): Date | null {
-    const report = this.#visitors.view().report;
+    const { report } = this.#visitors.view;
     return report ? new Date(report.timestamp) : null;
   }
 
@@ -113,6 +110,7 @@ export class LiveVisitors extends ReactiveElement {
   // `lang` stays the native attribute and property (so it reflects and assistive technology sees
   // it); the element only needs to re-render when it changes.
   static override get observedAttributes(): string[] {
+    // biome-ignore lint/complexity/noThisInStatic: extending the base class's static getter is the point.
     return [...super.observedAttributes, 'lang'];
   }
 
@@ -121,24 +119,14 @@ export class LiveVisitors extends ReactiveElement {
     if (name === 'lang') this.requestUpdate();
   }
 
-  protected override willUpdate(): void {
-    const result = resolveConfig(this);
-    // A no-op unless the feed or the schedule changed.
-    this.#visitors.configure(result);
-    this.#min = result.ok ? result.config.min : 1;
-    this.#view = this.#visitors.view();
-    this.state = this.#view.state;
-  }
-
+  /** The controller has computed this update's view (its `hostUpdate` runs just before). */
   protected override update(changed: PropertyValues): void {
+    const { state, report, shown } = this.#visitors.view;
+    // Set before super.update(), so it is reflected in this update without asking for another.
+    this.state = state;
     super.update(changed);
-    const dom = (this.#dom ??= new WidgetDom(this.renderRoot as ShadowRoot));
-    const { report } = this.#view;
-    if (!report || report.currentVisitors < this.#min) {
-      dom.show(null);
-      return;
-    }
-    dom.show(formatMessage(report.currentVisitors, this.#locale(), this.#customTemplates()));
+    this.#dom ??= new WidgetDom(this.renderRoot as ShadowRoot);
+    this.#dom.show(shown ? formatMessage(report!.currentVisitors, this.#locale(), this.#customTemplates()) : null);
   }
 
   /**

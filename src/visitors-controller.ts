@@ -1,28 +1,28 @@
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
-import type { ConfigResult, WidgetConfig } from './config.js';
+import { type ConfigResult, resolveConfig, type WidgetAttributes } from './config.js';
 import { dispatch, type LiveVisitorsErrorDetail, type LiveVisitorsUpdateDetail } from './events.js';
 import { environment } from './realtime/environment.js';
-import { feedFor, feedId, type FeedSnapshot } from './realtime/feed.js';
-import { UNAVAILABLE, widgetView, type WidgetView } from './view-state.js';
+import { type FeedSnapshot, feedFor, feedId } from './realtime/feed.js';
+import { UNAVAILABLE, type WidgetView, widgetView } from './view-state.js';
 
-type Host = ReactiveControllerHost & HTMLElement;
-
-/** Timers longer than this fire at once in browsers (a signed 32-bit number of milliseconds). */
-const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+type Host = ReactiveControllerHost & HTMLElement & WidgetAttributes;
 
 /**
- * Connects one element to its website's shared feed: subscribes while connected, turns
- * snapshots into a view, fires the element's events, and wakes the element when its view
- * changes by time alone (live turns stale, a count outlives max-age): on time, not at the next poll.
+ * Connects one element to its website's shared feed. At each update it reads the host's
+ * attributes into a configuration and computes the one view that the shadow DOM, `state`,
+ * `count` and `updatedAt` all read. It subscribes while connected, fires the element's events
+ * once per report and per failed attempt, and wakes the element when its view changes by time
+ * alone (live turns stale, a count outlives max-age): on time, not at the next poll.
  */
 export class VisitorsController implements ReactiveController {
   readonly #host: Host;
-  #config: WidgetConfig | null = null;
-  #lastResult: ConfigResult | null = null;
-  #subscription: string | null = null;
+  /** What the element shows, as of its last update. */
+  view: WidgetView = UNAVAILABLE;
+  #result: ConfigResult | null = null;
+  /** The feed (or configuration error) the element follows; what it announced belongs to it. */
+  #followed: string | null = null;
   #unsubscribe: (() => void) | null = null;
   #snapshot: FeedSnapshot | null = null;
-  #configError: string | null = null;
   #expiryTimer: unknown = null;
   #announcedFetchTime: number | null = null;
   #announcedFailureAt: number | null = null;
@@ -34,10 +34,15 @@ export class VisitorsController implements ReactiveController {
 
   hostConnected(): void {
     // An element moved in the DOM rejoins its feed at once, before the feed's deferred stop could
-    // abort a request under way. A first connection waits for the first update, when a script
-    // that appends the element and then sets its attributes has finished.
-    if (this.#lastResult) this.configure(this.#lastResult);
+    // abort a request under way; it has announced its reports already. A first connection waits
+    // for the first update, when a script that appends the element and sets its attributes is done.
+    this.#subscribe();
     this.#host.requestUpdate();
+  }
+
+  hostUpdate(): void {
+    this.#follow(resolveConfig(this.#host));
+    this.view = this.#viewNow();
   }
 
   hostUpdated(): void {
@@ -48,41 +53,40 @@ export class VisitorsController implements ReactiveController {
   hostDisconnected(): void {
     this.#unsubscribe?.();
     this.#unsubscribe = null;
-    this.#subscription = null;
     this.#clearExpiry();
   }
 
-  /** Points the element at a (new) configuration; a no-op when nothing that matters changed. */
-  configure(result: ConfigResult): void {
-    if (!this.#host.isConnected) return;
-    this.#lastResult = result;
-    const subscription = result.ok
-      ? feedId(result.config.key) + result.config.intervalMs
-      : `invalid:${result.message}`;
-    this.#config = result.ok ? result.config : null;
-    if (subscription === this.#subscription) return;
+  refresh(): void {
+    if (this.#result?.ok && this.#unsubscribe) feedFor(this.#result.config.key).refresh();
+  }
+
+  /** Points the element at a (new) configuration; keeps its subscription when nothing that matters changed. */
+  #follow(result: ConfigResult): void {
+    this.#result = result;
+    const followed = result.ok ? feedId(result.config.key) + result.config.intervalMs : `invalid:${result.message}`;
+    if (followed === this.#followed) return;
     this.hostDisconnected();
-    this.#subscription = subscription;
+    this.#followed = followed;
     this.#snapshot = null;
     this.#announcedFetchTime = null;
     this.#announcedFailureAt = null;
-    if (!result.ok) {
-      this.#reportConfigError(result.message);
-      return;
+    if (result.ok) this.#subscribe();
+    else {
+      environment().warn(`<live-visitors> shows nothing: ${result.message}`);
+      this.#announce<LiveVisitorsErrorDetail>('live-visitors-error', { kind: 'config', status: null, message: result.message });
     }
-    this.#configError = null;
-    const feed = feedFor(result.config.key);
-    this.#unsubscribe = feed.subscribe((snapshot) => this.#receive(snapshot), result.config.intervalMs);
   }
 
-  /** What to show now. */
-  view(): WidgetView {
-    if (!this.#config) return UNAVAILABLE;
-    return widgetView(this.#snapshot, environment().now(), this.#config.maxAgeMs, this.#config.intervalMs);
+  #subscribe(): void {
+    const result = this.#result;
+    if (!result?.ok || this.#unsubscribe || !this.#host.isConnected) return;
+    this.#unsubscribe = feedFor(result.config.key).subscribe((snapshot) => this.#receive(snapshot), result.config.intervalMs);
   }
 
-  refresh(): void {
-    if (this.#config && this.#unsubscribe) feedFor(this.#config.key).refresh();
+  #viewNow(): WidgetView {
+    if (!this.#result?.ok) return UNAVAILABLE;
+    const { maxAgeMs, intervalMs, min } = this.#result.config;
+    return widgetView(this.#snapshot, environment().now(), maxAgeMs, intervalMs, min);
   }
 
   #receive(snapshot: FeedSnapshot): void {
@@ -90,7 +94,7 @@ export class VisitorsController implements ReactiveController {
     this.#host.requestUpdate();
     const { report, fetchedAt, attemptedAt, failure } = snapshot;
     // A report is new when it was fetched at another time: failures and other tabs re-send the same one.
-    if (report && fetchedAt !== this.#announcedFetchTime && this.view().report === report) {
+    if (report && fetchedAt !== this.#announcedFetchTime && this.#viewNow().report === report) {
       this.#announcedFetchTime = fetchedAt;
       const { currentVisitors: count, websiteId, timestamp } = report;
       this.#announce<LiveVisitorsUpdateDetail>('live-visitors-update', { count, websiteId, timestamp });
@@ -103,13 +107,6 @@ export class VisitorsController implements ReactiveController {
     }
   }
 
-  #reportConfigError(message: string): void {
-    if (message === this.#configError) return;
-    this.#configError = message;
-    environment().warn(`<live-visitors> shows nothing: ${message}`);
-    this.#announce<LiveVisitorsErrorDetail>('live-visitors-error', { kind: 'config', status: null, message });
-  }
-
   /** After the render, so listeners find the new state on the page. */
   #announce<T>(type: string, detail: T): void {
     void this.#host.updateComplete.then(() => dispatch(this.#host, type, detail));
@@ -117,13 +114,14 @@ export class VisitorsController implements ReactiveController {
 
   #scheduleExpiry(): void {
     this.#clearExpiry();
-    const { changesAt } = this.view();
+    const { changesAt } = this.view;
     if (changesAt === null || !this.#host.isConnected) return;
     const env = environment();
+    // No cap needed: max-age is at most 7 days, well within a timer's 2^31 - 1 ms.
     this.#expiryTimer = env.setTimeout(() => {
       this.#expiryTimer = null;
       this.#host.requestUpdate();
-    }, Math.min(MAX_TIMER_DELAY_MS, Math.max(0, changesAt - env.now()) + 1));
+    }, Math.max(0, changesAt - env.now()) + 1);
   }
 
   #clearExpiry(): void {

@@ -9,7 +9,14 @@ describe('the browser environment', () => {
     stop();
     document.dispatchEvent(new Event('visibilitychange'));
     expect(listener).toHaveBeenCalledTimes(1);
-    expect(env.isVisible()).toBe(document.visibilityState !== 'hidden');
+  });
+
+  it.each([
+    ['visible', true],
+    ['hidden', false],
+  ])('reads a %s page as visible: %s', (state, visible) => {
+    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue(state as DocumentVisibilityState);
+    expect(env.isVisible()).toBe(visible);
   });
 
   it('reports going offline and online until unsubscribed', () => {

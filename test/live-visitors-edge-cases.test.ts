@@ -46,12 +46,13 @@ describe('edge cases', () => {
     expect(service.requests).toHaveLength(1);
   });
 
-  it('a huge max-age does not spin the expiry timer', async () => {
-    const el = await widget('max-age="3000000"'); // ~35 days > 2^31-1 ms
-    let renders = 0;
-    el.addController({ hostUpdated: () => (renders += 1) });
-    await settle(el, 1000);
-    expect(renders).toBeLessThan(5);
+  it('a max-age over 7 days keeps a count shown for 7 days, then switches on time', async () => {
+    const el = await widget('max-age="3000000"'); // ~35 days: capped at 7
+    service.reply = () => ({ status: 500 });
+    await settle(el, 7 * 24 * 60 * MINUTE - MINUTE);
+    expect([el.getAttribute('state'), el.count]).toEqual(['stale', 23]);
+    await settle(el, MINUTE + 1000);
+    expect([el.getAttribute('state'), el.count]).toEqual(['unavailable', null]);
   });
 
   it('interval="" (an empty CMS setting) means the default, not 15 s', async () => {

@@ -282,6 +282,73 @@ describe('events', () => {
   });
 });
 
+describe('events once per report and per attempt', () => {
+  function collect(el: LiveVisitors) {
+    const seen: { updates: number[]; errors: LiveVisitorsErrorDetail[] } = { updates: [], errors: [] };
+    el.addEventListener('live-visitors-update', (event) => seen.updates.push(event.detail.count));
+    el.addEventListener('live-visitors-error', (event) => seen.errors.push(event.detail));
+    return seen;
+  }
+
+  it('a DOM move keeps the feed and fires nothing new, also after a failure', async () => {
+    const host = await fixture<HTMLElement>(`<div><section></section><aside></aside></div>`);
+    const el = document.createElement('live-visitors');
+    const seen = collect(el);
+    el.setAttribute('website-id', websiteId);
+    el.setAttribute('api-base', 'https://a.example');
+    host.querySelector('section')!.append(el);
+    await settle(el);
+    service.reply = () => ({ status: 503 });
+    await settle(el, 2 * MINUTE);
+    expect([seen.updates, seen.errors.map((error) => error.kind)]).toEqual([[23], ['server']]);
+    for (const parent of ['aside', 'section', 'aside']) {
+      host.querySelector(parent)!.append(el);
+      await settle(el);
+    }
+    expect([seen.updates, seen.errors.length, service.requests.length]).toEqual([[23], 1, 2]);
+    expect(el.getAttribute('state')).toBe('stale');
+  });
+
+  it('a 401 fires one unauthorized error per failed attempt, on the first request and after a refresh', async () => {
+    service.reply = () => ({ status: 401, body: { error: 'Missing or invalid authorization header. Expected: Bearer <token>' } });
+    const el = document.createElement('live-visitors');
+    const seen = collect(el);
+    el.setAttribute('website-id', websiteId);
+    el.setAttribute('api-base', 'https://a.example');
+    el.setAttribute('token', 'wrong');
+    document.body.append(el);
+    await settle(el);
+    expect(seen.errors).toEqual([{ kind: 'unauthorized', status: 401, message: expect.stringContaining('token attribute') }]);
+    await settle(el, 5 * MINUTE);
+    expect([seen.errors.length, service.requests.length]).toEqual([1, 1]);
+    await el.refresh();
+    await settle(el);
+    expect([seen.errors.length, service.requests.length, tab.warnings.length]).toEqual([2, 2, 1]);
+    el.remove();
+  });
+
+  it('a 401 after a good report fires its error once, and the count gives way to the fallback', async () => {
+    const el = await widget('token="rotated"');
+    const seen = collect(el);
+    service.reply = () => ({ status: 401 });
+    await settle(el, MINUTE);
+    expect(seen.errors.map((error) => [error.kind, error.status])).toEqual([['unauthorized', 401]]);
+    expect([el.getAttribute('state'), el.count, showsFallback(el)]).toEqual(['unavailable', null, true]);
+  });
+
+  it('count, updatedAt and state read the one view the shadow DOM shows', async () => {
+    const el = await widget();
+    service.reply = () => 'hang';
+    // The clock passes max-age before the element's timer has run: nothing may show one view while reading another.
+    vi.setSystemTime(Date.now() + 11 * MINUTE);
+    expect([el.count, el.updatedAt === null, el.getAttribute('state'), shownText(el)?.startsWith('23')]).toEqual([23, false, 'live', true]);
+    // The next update (here asked for by hand; normally the expiry timer asks) moves all of them at once.
+    el.requestUpdate();
+    await el.updateComplete;
+    expect([el.count, el.updatedAt, el.getAttribute('state'), showsFallback(el)]).toEqual([null, null, 'unavailable', true]);
+  });
+});
+
 describe('sharing and caching', () => {
   it('twenty elements of one website send one request per interval', async () => {
     const ids = Array.from({ length: 20 }, () => `<live-visitors website-id="${websiteId}" api-base="https://a.example"></live-visitors>`);

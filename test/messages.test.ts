@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtInTemplates, DEFAULT_LANGUAGE, formatMessage, type PluralTemplates, resolveLocale, supportedLanguages } from '../src/messages.js';
+import { builtInTemplates, formatMessage, type PluralTemplates, resolveLocale, supportedLanguages } from '../src/messages.js';
 
 /** The sentence a reader sees for `count` in the page language `lang`, with the built-in texts. */
 const sentence = (count: number, lang: string, custom: Partial<PluralTemplates> = {}) =>
@@ -25,8 +25,8 @@ describe('resolveLocale', () => {
     expect(resolveLocale(lang)).toBe(locale);
   });
 
-  it('falls back to the default language, English', () => {
-    expect(DEFAULT_LANGUAGE).toBe('en');
+  it.each(['', '   ', 'not a language!', null, undefined])('falls back to English for %j', (lang) => {
+    expect(resolveLocale(lang)).toBe('en');
   });
 });
 

@@ -245,8 +245,12 @@ export class VisitorFeed {
       if (!this.#warned) this.#env.warn(`<live-visitors> stopped asking: ${error.message}`);
       this.#warned = true;
       // A 401 is about this page's token, which storage never holds: a page with the right token,
-      // or this one after the fix, must not inherit it. It stops this page only.
-      if (error.kind === 'unauthorized') return;
+      // or this one after the fix, must not inherit it. It stops this page only, so the attempt
+      // is this page's to know (subscribers announce each attempt once), and is not saved.
+      if (error.kind === 'unauthorized') {
+        this.#record = { ...this.#record, attemptedAt: now };
+        return;
+      }
     }
     const wait = this.#fatal ? WEBSITE_ERROR_PAUSE_MS : retryDelay(error, failures, this.intervalMs, this.#env.random());
     this.#save({ ...this.#record, failures, attemptedAt: now, retryAt: now + wait, failure });
