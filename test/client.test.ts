@@ -472,6 +472,14 @@ describe('the token never appears in a message', () => {
     const error = await failure(fetchRealtimeReport({ apiBase: API_BASE, websiteId: freshWebsiteId(), token: TOKEN, env }));
     expect(error.message).not.toContain(TOKEN);
   });
+
+  // The message is shortened to 200 characters: redacting after the cut would miss a token it split.
+  it.each([190, 196, 199])('even when the echo puts it across the 200-character cut (at %i)', async (at) => {
+    const echo = `${'x'.repeat(at)}${TOKEN} was rejected`;
+    const { env } = fetchStub({ [ENDPOINT]: { status: 401, json: { error: echo } } });
+    const error = await failure(fetchRealtimeReport({ apiBase: API_BASE, websiteId: freshWebsiteId(), token: TOKEN, env }));
+    expect(error.message).not.toContain(TOKEN.slice(0, 4));
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
