@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
 import { serve } from 'srvx';
 import { build } from 'vite';
-import { createEmulator, type EmulatorConfig } from '../src/server/emulator/index.js';
+import { createEmulator, type EmulatorConfig } from '../emulator/src/index.js';
 import { launchChromium } from '../test/browser/support/chromium.js';
 import { printTable, ratio } from './table.js';
 

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { serve } from 'srvx';
-import { createEmulator } from '../src/server/emulator/index.js';
+import { createEmulator } from '../emulator/src/index.js';
 import { findChromium, MISSING_CHROMIUM_MESSAGE } from '../test/browser/support/chromium.js';
 import { printTable, ratio } from './table.js';
 

@@ -2,8 +2,8 @@
 import autocannon from 'autocannon';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startEmulatorServer } from '../src/server/emulator/index.js';
-import { startRelayServer } from '../src/server/relay/server.js';
+import { startEmulatorServer } from '../emulator/src/index.js';
+import { startRelayServer } from '../relay/src/node.js';
 import { printTable, ratio } from './table.js';
 
 const CONNECTIONS = 50;

@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NodeHttp1Handler } from 'srvx';
 import { toNodeHandler } from 'srvx/node';
 import type { Plugin } from 'vite';
-import { createEmulator, type EmulatorOptions } from '../src/server/emulator/index.js';
-import { createRelay } from '../src/server/relay/index.js';
+import { createEmulator, type EmulatorOptions } from '../emulator/src/index.js';
+import { createRelay } from '../relay/src/index.js';
 
 const DEMO_CROWD = 40;
 /** The relay lives under this prefix, as it would on a shop's own origin. */

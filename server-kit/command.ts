@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { ConfigError } from './json-config.js';
+import { ConfigError } from './config-checks.js';
 import type { NodeServer } from './serve.js';
 
 /** A mistake in a command line: the command prints it with its usage and exits with 2. */

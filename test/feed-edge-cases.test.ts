@@ -120,7 +120,7 @@ describe('edge cases', () => {
     service.reply = () => ({ status: 503 });
     const page = watch(browser.openTab());
     await elapse(0);
-    const view = widgetView(page.latest(), Date.now(), 10 * MINUTE, MINUTE);
+    const view = widgetView(page.latest(), Date.now(), 10 * MINUTE, MINUTE, 1);
     expect(view.report).toBeNull();
   });
 

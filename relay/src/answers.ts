@@ -1,4 +1,5 @@
 import { FastResponse } from 'srvx';
+import type { ErrorBody } from '../../src/contract/errors.js';
 import type { RelayConfig } from './config.js';
 import type { CachedAnswer } from './website-cache.js';
 
@@ -61,9 +62,10 @@ export function notModifiedAnswer(answer: CachedAnswer, freshness: Record<string
   });
 }
 
-/** The error body shape of the service and the emulator: `{ "error": "<message>" }`. Never cached. */
+/** The error body of the service and the emulator: `{ "error": "<message>" }`. Never cached. */
 export function errorAnswer(status: number, message: string, context: AnswerContext, headers: Record<string, string> = {}): Response {
-  return new Response(context.withoutBody ? null : JSON.stringify({ error: message }), {
+  const body: ErrorBody = { error: message };
+  return new Response(context.withoutBody ? null : JSON.stringify(body), {
     status,
     headers: {
       ...COMMON_HEADERS,
@@ -79,7 +81,25 @@ export function preflightAnswer(headers: Record<string, string>): Response {
   return new Response(null, { status: 204, headers: { ...COMMON_HEADERS, ...headers } });
 }
 
-/** `Retry-After` in whole seconds, at least 1 so a client never retries in a tight loop. */
-export function retryAfterSeconds(retryAtMs: number, nowMs: number): string {
-  return String(Math.max(1, Math.ceil((retryAtMs - nowMs) / 1000)));
+/**
+ * A strong ETag for a body: the first 64 bits of its SHA-256, through Web Crypto so the
+ * handler runs unchanged on edge runtimes. Computed once per upstream answer, not per request.
+ */
+export async function etagFor(body: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body));
+  const hex = [...new Uint8Array(digest, 0, 8)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `"${hex}"`;
+}
+
+/**
+ * Whether `If-None-Match` names this representation. RFC 9110 §13.1.2: weak comparison
+ * (a `W/` prefix is ignored), a comma-separated list, or `*` for any current representation.
+ */
+export function matchesIfNoneMatch(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  const wanted = header.trim();
+  if (wanted === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  // Bounded: a header of thousands of tags is someone else's problem, not a reason to loop long.
+  return wanted.split(',', 64).some((tag) => opaque(tag) === opaque(etag));
 }

@@ -1,76 +1,53 @@
-import { parseRelayArguments, RelayUsageError, USAGE } from './cli-arguments.js';
-import { RelayConfigError, type RelayConfig } from './config.js';
-import { relayConfigWarnings } from './config-warnings.js';
-import type { EnvironmentVariables } from './environment-overrides.js';
-import { loadRelayConfig } from './load-config.js';
-import { REALTIME_PATH } from './relay.js';
-import { startRelayServer, type RelayServer, type RelayServerOptions } from './server.js';
+import { CommandLineError, parseFlags, type ServerCommand, wholeNumberFlag } from '../../server-kit/command.js';
+import { REALTIME_PATH } from '../../src/contract/request.js';
+import { type RelayConfig, relayConfigWarnings } from './config.js';
+import { loadRelayConfig, startRelayServer } from './server.js';
 
-/** The process around the command, replaceable so tests run it in-process. */
-export interface RelayCommandIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  /** Calls `handler` once on SIGINT or SIGTERM; returns the undo. */
-  onStopSignal(handler: (signal: string) => void): () => void;
-  /** Where `LIVE_VISITORS_*` overrides are read. */
-  readonly env: EnvironmentVariables;
-  /** Test seam: how the relay reaches the service (the global `fetch` when absent). */
-  readonly fetch?: RelayServerOptions['fetch'];
+const USAGE = `Usage: live-visitors-relay --port <n> --config <file>
+
+  --port <n>       port to listen on at 127.0.0.1 (0 picks a free one)
+  --config <file>  JSON { "upstream", "websites": [ { "id", "token" } ], "allowOrigins",
+                   "interval", "maxStale", "hourlyBudget" }; LIVE_VISITORS_* variables override it
+  -h, --help       show this help`;
+
+export interface RelayArguments {
+  readonly port: number;
+  readonly configPath: string;
 }
 
-export const EXIT_OK = 0;
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
+/** `--port <n> --config <file>`, or 'help'; every mistake is a `CommandLineError`. */
+export function parseRelayArguments(argv: readonly string[]): RelayArguments | 'help' {
+  const values = parseFlags(argv, {
+    port: { type: 'string' },
+    config: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) return 'help';
+  if (values.port === undefined) throw new CommandLineError('--port is required');
+  if (values.config === undefined) throw new CommandLineError('--config is required');
+  if (values.config === '') throw new CommandLineError('--config needs a file path');
+  return { port: wholeNumberFlag('--port', values.port, 65_535), configPath: values.config };
+}
 
 /**
- * `live-visitors-relay --port <n> --config <file>`. Resolves with the exit code: 2 for a bad
- * command line or config, 1 when the server cannot start, 0 after a clean stop on SIGINT/SIGTERM.
+ * `live-visitors-relay --port <n> --config <file>`: exit code 2 for a bad command line or config,
+ * 1 when the server cannot start, 0 after `--help` or a clean stop on SIGINT/SIGTERM.
  */
-export async function runRelayCommand(argv: readonly string[], io: RelayCommandIo): Promise<number> {
-  let server: RelayServer;
-  try {
+export const relayCommand: ServerCommand = {
+  usage: USAGE,
+  async start(argv, io) {
     const args = parseRelayArguments(argv);
-    if (args.help) {
-      io.stdout(`${USAGE}\n`);
-      return EXIT_OK;
-    }
+    if (args === 'help') return 'help';
     const config = await loadRelayConfig(args.configPath, io.env);
-    server = await startRelayServer({
-      port: args.port,
-      config,
-      log: (line) => io.stderr(`${line}\n`),
-      ...(io.fetch ? { fetch: io.fetch } : {}),
-    });
-    io.stdout(describeRelay(server.url, config));
-    for (const warning of relayConfigWarnings(config)) io.stderr(`warning: ${warning}\n`);
-  } catch (error) {
-    if (error instanceof RelayUsageError) {
-      io.stderr(`error: ${error.message}\n\n${USAGE}\n`);
-      return EXIT_USAGE;
-    }
-    if (error instanceof RelayConfigError) {
-      io.stderr(`error: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    // Only the code and message of the system error (EADDRINUSE…): nothing here holds a token.
-    io.stderr(`error: the relay could not start: ${error instanceof Error ? error.message : String(error)}\n`);
-    return EXIT_FAILURE;
-  }
-
-  const signal = await new Promise<string>((resolve) => {
-    const undo = io.onStopSignal((name) => {
-      undo();
-      resolve(name);
-    });
-  });
-  io.stdout(`\n${signal} received, finishing answers in flight…\n`);
-  await server.close();
-  io.stdout('Relay stopped.\n');
-  return EXIT_OK;
-}
+    const server = await startRelayServer({ port: args.port, config, log: (line) => io.stderr(`${line}\n`) });
+    return { server, banner: describeRelay(server.url, config), warnings: relayConfigWarnings(config) };
+  },
+  stopping: 'finishing answers in flight…',
+  stopped: 'Relay stopped.',
+};
 
 /** Where it listens and what it relays: website ids, never their tokens. */
-export function describeRelay(url: string, config: RelayConfig): string {
+function describeRelay(url: string, config: RelayConfig): string {
   const origins = config.allowOrigins.length === 0 ? 'none (same-origin pages only)' : config.allowOrigins.join(', ');
   return [
     `live-visitors relay listening on ${url}`,

@@ -1,3 +1,7 @@
+import { ConfigError, describeValue, isPlainObject, readIdentifier, reportUnknownFields } from '../../server-kit/config-checks.js';
+import { isLoopbackHost } from '../../server-kit/loopback.js';
+import { BEARER_TOKEN_SYNTAX, MAX_IDENTIFIER_LENGTH } from '../../src/contract/request.js';
+
 /** One website the relay answers for, with the token it sends upstream on that website's behalf. */
 export interface RelayedWebsite {
   readonly id: string;
@@ -30,8 +34,8 @@ export const RELAY_DEFAULTS = Object.freeze({
 });
 
 export const CONFIG_LIMITS = Object.freeze({
-  maxIdLength: 256,
-  maxTokenLength: 256,
+  maxIdLength: MAX_IDENTIFIER_LENGTH,
+  maxTokenLength: MAX_IDENTIFIER_LENGTH,
   maxWebsites: 1_000,
   maxInterval: 3_600,
   maxMaxStale: 7 * 24 * 3_600,
@@ -41,21 +45,12 @@ export const CONFIG_LIMITS = Object.freeze({
 const KNOWN_FIELDS = ['upstream', 'websites', 'allowOrigins', 'interval', 'maxStale', 'hourlyBudget'] as const;
 export type RelayConfigField = (typeof KNOWN_FIELDS)[number];
 
-/** RFC 6750 `b64token`: the only token shape a `Bearer` header can carry (and no header injection). */
-const BEARER_TOKEN_SYNTAX = /^[A-Za-z0-9\-._~+/]+=*$/;
-// Ids travel in URLs and log lines; control characters there only ever hide mistakes.
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-
-/** Every problem of a config at once, each naming its field (and the variable it came from). Never a token. */
-export class RelayConfigError extends Error {
+/** Every problem of a relay config at once, each naming its field (and the variable it came from). Never a token. */
+export class RelayConfigError extends ConfigError {
   override name = 'RelayConfigError';
 
-  constructor(
-    readonly source: string,
-    readonly issues: readonly string[],
-  ) {
-    super(`Invalid relay config (${source}):\n${issues.map((issue) => `  - ${issue}`).join('\n')}`);
+  constructor(source: string, issues: readonly string[]) {
+    super('relay', source, issues);
   }
 }
 
@@ -80,15 +75,31 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
     throw new RelayConfigError(source, ['the config must be a JSON object like { "upstream": "https://…", "websites": [ … ] }']);
   }
   const issues: string[] = [];
-  for (const name of Object.keys(input)) {
-    if (!(KNOWN_FIELDS as readonly string[]).includes(name)) issues.push(`${name} is not a known field (expected ${KNOWN_FIELDS.join(', ')})`);
-  }
+  reportUnknownFields(input, KNOWN_FIELDS, '', issues);
   const upstream = readUpstream(input.upstream, label('upstream'), issues);
   const websites = readWebsites(input.websites, label('websites'), issues);
   const allowOrigins = readOrigins(input.allowOrigins ?? RELAY_DEFAULTS.allowOrigins, label('allowOrigins'), issues);
-  const interval = readWholeNumber(input.interval ?? RELAY_DEFAULTS.interval, label('interval'), 'seconds', CONFIG_LIMITS.maxInterval, issues);
-  const maxStale = readWholeNumber(input.maxStale ?? RELAY_DEFAULTS.maxStale, label('maxStale'), 'seconds', CONFIG_LIMITS.maxMaxStale, issues);
-  const hourlyBudget = readWholeNumber(input.hourlyBudget ?? RELAY_DEFAULTS.hourlyBudget, label('hourlyBudget'), 'requests', CONFIG_LIMITS.maxHourlyBudget, issues);
+  const interval = readWholeNumber(
+    input.interval ?? RELAY_DEFAULTS.interval,
+    label('interval'),
+    'seconds',
+    CONFIG_LIMITS.maxInterval,
+    issues,
+  );
+  const maxStale = readWholeNumber(
+    input.maxStale ?? RELAY_DEFAULTS.maxStale,
+    label('maxStale'),
+    'seconds',
+    CONFIG_LIMITS.maxMaxStale,
+    issues,
+  );
+  const hourlyBudget = readWholeNumber(
+    input.hourlyBudget ?? RELAY_DEFAULTS.hourlyBudget,
+    label('hourlyBudget'),
+    'requests',
+    CONFIG_LIMITS.maxHourlyBudget,
+    issues,
+  );
   if (interval !== undefined && maxStale !== undefined && maxStale < interval) {
     // A fresh answer is served for `interval`; a shorter maximum age would contradict that.
     issues.push(`${label('maxStale')} (${maxStale}) must be at least interval (${interval})`);
@@ -152,21 +163,18 @@ function readWebsite(entry: unknown, at: string, issues: string[]): RelayedWebsi
     return undefined;
   }
   const before = issues.length;
-  for (const name of Object.keys(entry)) {
-    if (name !== 'id' && name !== 'token') issues.push(`${at}.${name} is not a known field (expected id, token)`);
-  }
-  const { id, token } = entry;
-  if (typeof id !== 'string' || id === '') issues.push(`${at}.id must be a non-empty string`);
-  else if (id.length > CONFIG_LIMITS.maxIdLength) issues.push(`${at}.id must be at most ${CONFIG_LIMITS.maxIdLength} characters`);
-  else if (CONTROL_CHARACTERS.test(id)) issues.push(`${at}.id must not contain control characters`);
+  reportUnknownFields(entry, ['id', 'token'], `${at}.`, issues);
+  const { token } = entry;
+  const id = readIdentifier(entry.id, `${at}.id`, CONFIG_LIMITS.maxIdLength, issues);
   // The token's value is never repeated in a message: messages end up in logs and terminals.
   if (typeof token !== 'string' || token === '') issues.push(`${at}.token must be a non-empty string: the website's API token`);
-  else if (token.length > CONFIG_LIMITS.maxTokenLength) issues.push(`${at}.token must be at most ${CONFIG_LIMITS.maxTokenLength} characters`);
+  else if (token.length > CONFIG_LIMITS.maxTokenLength)
+    issues.push(`${at}.token must be at most ${CONFIG_LIMITS.maxTokenLength} characters`);
   else if (!BEARER_TOKEN_SYNTAX.test(token)) {
     issues.push(`${at}.token may only contain letters, digits and - . _ ~ + / (then optional trailing =), as a Bearer token must`);
   }
   if (issues.length > before) return undefined;
-  return relayedWebsite(id as string, token as string);
+  return relayedWebsite(id!, token as string);
 }
 
 /** A website record whose token is readable but not enumerable (kept out of logs and JSON). */
@@ -186,7 +194,9 @@ function readOrigins(value: unknown, at: string, issues: string[]): readonly str
     if (origin === '*') {
       if (value.length > 1) issues.push(`${at}[${index}] "*" allows every origin, so it must be the only entry`);
     } else if (!isOrigin(origin)) {
-      issues.push(`${at}[${index}] must be an origin like "https://shop.example": scheme, host and port only, no path or trailing slash (got ${describe(origin)})`);
+      issues.push(
+        `${at}[${index}] must be an origin like "https://shop.example": scheme, host and port only, no path or trailing slash (got ${describeValue(origin)})`,
+      );
     }
   });
   return issues.length > before ? undefined : Object.freeze([...(value as string[])]);
@@ -204,27 +214,39 @@ function isOrigin(value: unknown): value is string {
 
 function readWholeNumber(value: unknown, at: string, unit: string, max: number, issues: string[]): number | undefined {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-    issues.push(`${at} must be a whole number of ${unit} from 1 to ${max} (got ${describe(value)})`);
+    issues.push(`${at} must be a whole number of ${unit} from 1 to ${max} (got ${describeValue(value)})`);
     return undefined;
   }
   return value;
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Non-fatal advice about a valid config: printed by the command, worth logging elsewhere. */
+export function relayConfigWarnings(config: RelayConfig): string[] {
+  const warnings: string[] = [];
+  const needed = upstreamRequestsPerHour(config);
+  if (needed > config.hourlyBudget) {
+    const interval = smallestIntervalWithin(config.hourlyBudget, config.websites.length);
+    const fix = interval === undefined ? 'Raise hourlyBudget' : `Set interval to at least ${interval}, or raise hourlyBudget`;
+    warnings.push(
+      `${config.websites.length} website(s) refreshed every ${config.interval} s need up to ${needed} upstream requests an hour, ` +
+        `more than hourlyBudget (${config.hourlyBudget}): late in each hour answers go stale, then fail. ` +
+        `${fix} if your plan allows.`,
+    );
+  }
+  const upstream = new URL(config.upstream);
+  if (upstream.protocol === 'http:' && !isLoopbackHost(upstream.hostname)) {
+    warnings.push('upstream uses plain http to another machine: the API tokens cross the network unencrypted. Use https.');
+  }
+  return warnings;
 }
 
-/**
- * What a wrong value was, without quoting anything that could be a token pasted into the wrong
- * field: numbers, URL-like strings and short words ("60", "soon") are shown, other strings only
- * by their length (API tokens are longer than 8 characters).
- */
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return JSON.stringify(value);
-  if (typeof value === 'string') {
-    if (value.length <= 8 || /^[a-z][a-z0-9+.-]*:\/\/[^\s]{0,80}$/i.test(value)) return JSON.stringify(value);
-    return `a string of ${value.length} characters`;
-  }
-  return Array.isArray(value) ? 'an array' : 'an object';
+/** Most upstream requests a healthy relay sends in a rolling hour: one per website per interval. */
+export function upstreamRequestsPerHour(config: Pick<RelayConfig, 'websites' | 'interval'>): number {
+  return config.websites.length * Math.ceil(3_600 / config.interval);
+}
+
+/** The shortest interval whose requests fit the budget, or undefined when even one an hour per website does not. */
+export function smallestIntervalWithin(hourlyBudget: number, websites: number): number | undefined {
+  const perWebsite = Math.floor(hourlyBudget / websites);
+  return perWebsite === 0 ? undefined : Math.ceil(3_600 / perWebsite);
 }

@@ -1,4 +1,5 @@
-import { isPlainObject, parseRelayConfig, RelayConfigError, type RelayConfig, type RelayConfigField } from './config.js';
+import { isPlainObject } from '../../server-kit/config-checks.js';
+import { parseRelayConfig, type RelayConfig, RelayConfigError, type RelayConfigField } from './config.js';
 
 /** The variable that overrides each config field, for platforms that take settings and secrets as environment variables. */
 export const RELAY_ENVIRONMENT_VARIABLES = Object.freeze({
@@ -49,7 +50,10 @@ function readVariable(field: RelayConfigField, name: string, text: string, issue
     case 'allowOrigins':
       return text.startsWith('[')
         ? readJson(name, text, '["https://shop.example"]', issues)
-        : text.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+        : text
+            .split(',')
+            .map((origin) => origin.trim())
+            .filter((origin) => origin !== '');
     default:
       // Left as text when not a whole number, so the config check reports it with the usual words.
       return /^\d{1,9}$/.test(text) ? Number(text) : text;

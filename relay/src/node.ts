@@ -1,7 +1,7 @@
-/** The relay on Node: everything of `./index.js`, plus the HTTP server and the config file loader. */
+// The relay on Node: everything of `./index.js`, plus the HTTP server, the config file loader and the command.
+export type { CommandIo } from '../../server-kit/command.js';
+export { runServerCommand } from '../../server-kit/command.js';
+export { relayCommand } from './command.js';
 export * from './index.js';
-export { startRelayServer } from './server.js';
 export type { RelayServer, RelayServerOptions } from './server.js';
-export { loadRelayConfig } from './load-config.js';
-export { runRelayCommand } from './command.js';
-export type { RelayCommandIo } from './command.js';
+export { loadRelayConfig, startRelayServer } from './server.js';

@@ -1,6 +1,8 @@
-import type { AddressInfo } from 'node:net';
-import { serve } from 'srvx';
-import { closeGracefully } from '../close-gracefully.js';
+import { ConfigError } from '../../server-kit/config-checks.js';
+import { readJsonConfigFile } from '../../server-kit/json-file.js';
+import { type NodeServer, serveOnNode } from '../../server-kit/serve.js';
+import { type RelayConfig, RelayConfigError } from './config.js';
+import { type EnvironmentVariables, parseRelayConfigWithEnvironment } from './environment-overrides.js';
 import { createRelay, type RelayOptions } from './relay.js';
 
 export interface RelayServerOptions extends RelayOptions {
@@ -10,37 +12,27 @@ export interface RelayServerOptions extends RelayOptions {
   readonly hostname?: string;
 }
 
-export interface RelayServer {
-  /** Origin without trailing slash, e.g. `http://127.0.0.1:8788`. */
-  readonly url: string;
-  /** Lets answers in flight finish (a few seconds at most), then closes every connection. */
-  close(): Promise<void>;
-}
+export type RelayServer = NodeServer;
 
 /** Longer than the upstream timeout, so a browser waiting on the service still gets its answer. */
 const GRACE_MS = 6_000;
 
-/** Serves a relay over HTTP with srvx's Node adapter; resolves once it listens. */
+/** Serves a relay over HTTP on Node; resolves once it listens, rejects with `RelayConfigError` for a bad config. */
 export async function startRelayServer(options: RelayServerOptions): Promise<RelayServer> {
-  const { port, hostname = '127.0.0.1', ...relayOptions } = options;
-  const server = serve({
-    fetch: createRelay(relayOptions),
-    port,
-    hostname,
-    silent: true,
-    // The command handles signals itself, so it can say what it is doing.
-    gracefulShutdown: false,
-  });
-  await server.ready();
-  const address = server.node?.server?.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const { port, hostname, ...relayOptions } = options;
+  return serveOnNode(createRelay(relayOptions), { port, hostname, graceMs: GRACE_MS });
+}
 
-  let closing: Promise<void> | undefined;
-  return {
-    url: `http://${host}:${address.port}`,
-    close() {
-      closing ??= closeGracefully(server, GRACE_MS);
-      return closing;
-    },
-  };
+/**
+ * Reads a JSON config file and validates it, with environment variables overriding its fields.
+ * Every failure is a `RelayConfigError` naming the file; none quotes the file's text (it holds tokens).
+ */
+export async function loadRelayConfig(path: string, env: EnvironmentVariables = {}): Promise<RelayConfig> {
+  let json: unknown;
+  try {
+    json = await readJsonConfigFile(path, 'relay');
+  } catch (error) {
+    throw error instanceof ConfigError ? new RelayConfigError(error.source, error.issues) : error;
+  }
+  return parseRelayConfigWithEnvironment(json, env, path);
 }

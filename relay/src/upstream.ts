@@ -1,9 +1,10 @@
-import { parseRetryAfter, realtimeUrl } from '../../realtime/client.js';
-import type { RealtimeErrorKind } from '../../realtime/errors.js';
-import { parseReport, type RealtimeReport } from '../../realtime/report.js';
+import { readCappedText } from '../../server-kit/capped-body.js';
+import { errorKindForStatus, type RealtimeErrorKind } from '../../src/contract/errors.js';
+import { parseReport, type RealtimeReport } from '../../src/contract/report.js';
+import { realtimeUrl } from '../../src/contract/request.js';
+import { parseRetryAfter } from '../../src/contract/retry-after.js';
+import { serviceMessage } from '../../src/contract/service-message.js';
 import type { RelayedWebsite } from './config.js';
-import { readBodyText } from './read-body-text.js';
-import { Redactor } from './redactor.js';
 
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -11,7 +12,6 @@ export type FetchFunction = (input: string, init: RequestInit) => Promise<Respon
 export const MAX_UPSTREAM_BODY_BYTES = 16 * 1024;
 /** Shorter than the widget's own 10 s, so a browser gets the relay's stale answer rather than its own timeout. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 5_000;
-const UPSTREAM_MESSAGE_MAX_LENGTH = 160;
 
 export interface UpstreamFailure {
   /** The widget's error kinds, so the widget's back-off policy (`retryDelay`) applies unchanged. */
@@ -46,14 +46,17 @@ export async function fetchUpstreamReport({ upstream, website, fetch, now, timeo
     let response: Response;
     let body: string | undefined;
     try {
-      response = await Promise.race([timedOut, fetch(realtimeUrl(upstream, website.id), {
-        // The only place the token ever goes.
-        headers: { Authorization: `Bearer ${website.token}`, Accept: 'application/json' },
-        signal: attempt.signal,
-        // A redirect elsewhere would carry the token along; refuse to follow it.
-        redirect: 'manual',
-      })]);
-      body = await Promise.race([timedOut, readBodyText(response, MAX_UPSTREAM_BODY_BYTES)]);
+      response = await Promise.race([
+        timedOut,
+        fetch(realtimeUrl(upstream, website.id), {
+          // The only place the token ever goes.
+          headers: { Authorization: `Bearer ${website.token}`, Accept: 'application/json' },
+          signal: attempt.signal,
+          // A redirect elsewhere would carry the token along; refuse to follow it.
+          redirect: 'manual',
+        }),
+      ]);
+      body = await Promise.race([timedOut, readCappedText(response, MAX_UPSTREAM_BODY_BYTES)]);
     } catch (cause) {
       return { failure: transportFailure(cause, attempt.signal.aborted, timeoutMs) };
     }
@@ -92,44 +95,29 @@ function invalid(status: number, reason: string): UpstreamResult {
   return { failure: { kind: 'invalid-response', status, retryAfterMs: null, reason } };
 }
 
-/** Status → the widget's error kind, with the service's own words when it sent some. */
+/** Status → the widget's error kind, with the service's own words when it sent some, and what to fix. */
 function statusFailure(response: Response, body: string, nowMs: number, token: string): UpstreamFailure {
   const { status } = response;
-  const said = serviceMessage(body, token);
-  const answered = `answered ${status}${said ? ` "${said}"` : ''}`;
-  const failure = (kind: RealtimeErrorKind, advice = '', retryAfterMs: number | null = null): UpstreamFailure => ({
+  const kind = errorKindForStatus(status);
+  const said = serviceMessage(body, response.headers.get('content-type'), [token]);
+  return {
     kind,
     status,
-    retryAfterMs,
-    reason: `${answered}${advice}`,
-  });
-  if (status === 401 || status === 403) return failure('unauthorized', ': check this website\'s token in the relay config');
-  if (status === 404) return failure('not-found', ': check this website\'s id in the relay config');
-  if (status === 400) return failure('bad-request');
-  if (status === 429) return failure('rate-limited', ': the plan\'s hourly limit is used up', parseRetryAfter(response.headers, nowMs));
-  if (status >= 300 && status < 400) return failure('invalid-response', ': set upstream to the final URL, the relay does not follow redirects');
-  if (status >= 500) return failure('server');
-  return failure('invalid-response');
+    retryAfterMs: kind === 'rate-limited' ? parseRetryAfter(response.headers, nowMs) : null,
+    reason: `answered ${status}${said ? ` "${said}"` : ''}${advice(kind, status)}`,
+  };
 }
 
-/**
- * `{ "error": "…" }` or `{ "message": "…" }`, cleaned of control characters, of the token, and
- * shortened: in that order, so shortening can never cut a token into a piece no redactor knows.
- */
-function serviceMessage(body: string, token: string): string | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    return undefined;
+function advice(kind: RealtimeErrorKind, status: number): string {
+  if (status >= 300 && status < 400) return ': set upstream to the final URL, the relay does not follow redirects';
+  switch (kind) {
+    case 'unauthorized':
+      return ": check this website's token in the relay config";
+    case 'not-found':
+      return ": check this website's id in the relay config";
+    case 'rate-limited':
+      return ": the plan's hourly limit is used up";
+    default:
+      return '';
   }
-  if (typeof json !== 'object' || json === null) return undefined;
-  const { error, message } = json as Record<string, unknown>;
-  const text = typeof error === 'string' ? error : message;
-  if (typeof text !== 'string') return undefined;
-  // eslint-disable-next-line no-control-regex
-  // Quotes and control characters would break the quoting of the message or a log line.
-  const clean = new Redactor([token]).redact(text).replace(/[\u0000-\u001f\u007f-\u009f"\s]+/g, ' ').trim();
-  if (!clean) return undefined;
-  return clean.length > UPSTREAM_MESSAGE_MAX_LENGTH ? `${clean.slice(0, UPSTREAM_MESSAGE_MAX_LENGTH)}…` : clean;
 }

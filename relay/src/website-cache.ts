@@ -1,10 +1,10 @@
-import { retryDelay } from '../../realtime/backoff.js';
-import type { RealtimeReport } from '../../realtime/report.js';
+import type { RollingHourLimit } from '../../server-kit/rolling-hour.js';
+import type { RealtimeReport } from '../../src/contract/report.js';
+import { redact } from '../../src/contract/service-message.js';
+import { retryDelay } from '../../src/realtime/backoff.js';
+import { etagFor } from './answers.js';
 import type { RelayConfig, RelayedWebsite } from './config.js';
-import { etagFor } from './etag.js';
-import type { HourlyBudget } from './hourly-budget.js';
-import type { Redactor } from './redactor.js';
-import { fetchUpstreamReport, type FetchFunction, type UpstreamFailure } from './upstream.js';
+import { type FetchFunction, fetchUpstreamReport, type UpstreamFailure } from './upstream.js';
 
 /** A validated upstream answer, serialised once and served to every browser until it is too old. */
 export interface CachedAnswer {
@@ -31,13 +31,14 @@ export type WebsiteAnswer =
 export interface WebsiteCacheParts {
   readonly website: RelayedWebsite;
   readonly config: Pick<RelayConfig, 'upstream' | 'interval' | 'maxStale'>;
-  /** Shared by every website of the relay. */
-  readonly budget: HourlyBudget;
+  /** The relay's upstream requests in the rolling hour, shared by all its websites. */
+  readonly budget: RollingHourLimit;
   readonly fetch: FetchFunction;
   readonly now: () => number;
   readonly random: () => number;
   readonly upstreamTimeoutMs: number;
-  readonly redactor: Redactor;
+  /** Every token of the relay: a failure's text may echo another website's. */
+  readonly tokens: readonly string[];
   readonly log: (line: string) => void;
 }
 
@@ -110,15 +111,16 @@ export class WebsiteCache {
   }
 
   #recordFailure(failure: UpstreamFailure): void {
-    const { now, random, redactor } = this.#parts;
+    const { now, random, tokens } = this.#parts;
     const nowMs = now();
     this.#failures += 1;
-    this.#lastFailure = { ...failure, reason: redactor.redact(failure.reason) };
+    this.#lastFailure = { ...failure, reason: redact(failure.reason, tokens) };
     // The widget's policy: never sooner than the interval, exponential with a cap, 429s honoured.
     this.#nextAttemptAtMs = nowMs + retryDelay(failure, this.#failures, this.#intervalMs, random());
-    const fallback = this.#answer && nowMs - this.#answer.receivedAtMs < this.#maxStaleMs
-      ? `serving the answer from ${seconds(nowMs - this.#answer.receivedAtMs)} s ago`
-      : 'no answer to fall back on';
+    const fallback =
+      this.#answer && nowMs - this.#answer.receivedAtMs < this.#maxStaleMs
+        ? `serving the answer from ${seconds(nowMs - this.#answer.receivedAtMs)} s ago`
+        : 'no answer to fall back on';
     this.#say(
       `the analytics service ${this.#lastFailure.reason}; ${fallback}; ` +
         `next attempt in ${seconds(this.#nextAttemptAtMs - nowMs)} s (failure ${this.#failures} in a row)`,

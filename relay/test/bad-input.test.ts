@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRelay } from '../../src/server/relay/relay.js';
-import { defaultRelayConfig, SHOP, startRelayHarness, toAnswer, type RelayHarness } from './support/relay-harness.js';
+import { createRelay } from '../src/relay.js';
+import { defaultRelayConfig, type RelayHarness, SHOP, startRelayHarness, toAnswer } from './support/relay-harness.js';
 
 let h: RelayHarness;
 beforeAll(async () => {

@@ -4,22 +4,25 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulatorServer, type EmulatorServer } from '../../src/server/emulator/index.js';
-import { parseRelayArguments, RelayUsageError } from '../../src/server/relay/cli-arguments.js';
-import { runRelayCommand, type RelayCommandIo } from '../../src/server/relay/command.js';
+import { startEmulatorServer } from '../../emulator/src/index.js';
+import { type CommandIo, CommandLineError, runServerCommand } from '../../server-kit/command.js';
+import { launchCommand } from '../../test/support/command-process.js';
+import { parseRelayArguments, relayCommand } from '../src/command.js';
 import { EMULATOR_CONFIG, eventually, leakedTokens, OTHER_SHOP, SHOP } from './support/relay-harness.js';
-import { launchCommand } from '../support/command-process.js';
 
 const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
 
-let emulator: EmulatorServer;
+let emulator: Awaited<ReturnType<typeof startEmulatorServer>>;
 let folder: string;
 let configPath: string;
 beforeAll(async () => {
   emulator = await startEmulatorServer({ port: 0, config: EMULATOR_CONFIG });
   folder = await mkdtemp(join(tmpdir(), 'relay-cli-'));
   configPath = join(folder, 'relay.json');
-  await writeFile(configPath, JSON.stringify({ upstream: emulator.url, websites: [SHOP, OTHER_SHOP], allowOrigins: ['https://shop.example'] }));
+  await writeFile(
+    configPath,
+    JSON.stringify({ upstream: emulator.url, websites: [SHOP, OTHER_SHOP], allowOrigins: ['https://shop.example'] }),
+  );
 });
 afterAll(async () => {
   await emulator.close();
@@ -31,23 +34,34 @@ function runInProcess(argv: string[], env: Record<string, string> = {}) {
   let out = '';
   let err = '';
   let stop: ((signal: string) => void) | undefined;
-  const io: RelayCommandIo = {
-    stdout: (text) => void (out += text),
-    stderr: (text) => void (err += text),
+  const io: CommandIo = {
+    stdout(text) {
+      out += text;
+    },
+    stderr(text) {
+      err += text;
+    },
     env,
     onStopSignal(handler) {
       stop = handler;
-      return () => (stop = undefined);
+      return () => {
+        stop = undefined;
+      };
     },
   };
-  const exit = runRelayCommand(argv, io);
+  const exit = runServerCommand(relayCommand, argv, io);
   return { exit, out: () => out, err: () => err, signal: (name: string) => stop?.(name), isWaiting: () => stop !== undefined };
 }
 
 describe('parseRelayArguments', () => {
   it('reads exactly --port and --config', () => {
-    expect(parseRelayArguments(['--port', '8788', '--config', 'relay.json'])).toEqual({ port: 8788, configPath: 'relay.json', help: false });
-    expect(parseRelayArguments(['--config=relay.json', '--port=0'])).toEqual({ port: 0, configPath: 'relay.json', help: false });
+    expect(parseRelayArguments(['--port', '8788', '--config', 'relay.json'])).toEqual({ port: 8788, configPath: 'relay.json' });
+    expect(parseRelayArguments(['--config=relay.json', '--port=0'])).toEqual({ port: 0, configPath: 'relay.json' });
+  });
+
+  it('asks for nothing else with --help', () => {
+    expect(parseRelayArguments(['--help'])).toBe('help');
+    expect(parseRelayArguments(['-h', '--port', 'x'])).toBe('help');
   });
 
   it.each([
@@ -60,12 +74,12 @@ describe('parseRelayArguments', () => {
     [['--port', '1', '--config', 'x', '--verbose'], "Unknown option '--verbose'"],
     [['--port', '1', '--config', 'x', 'extra'], "Unexpected argument 'extra'"],
   ])('refuses %j: %s', (argv, message) => {
-    expect(() => parseRelayArguments(argv)).toThrow(RelayUsageError);
+    expect(() => parseRelayArguments(argv)).toThrow(CommandLineError);
     expect(() => parseRelayArguments(argv)).toThrow(message);
   });
 });
 
-describe('runRelayCommand', () => {
+describe('the relay command, run in-process', () => {
   it('serves on 127.0.0.1, prints where and which websites (never a token), relays, and stops cleanly on a signal', async () => {
     const run = runInProcess(['--port', '0', '--config', configPath]);
     await eventually(run.isWaiting);
@@ -122,7 +136,7 @@ describe('runRelayCommand', () => {
     try {
       const run = runInProcess(['--port', String(port), '--config', configPath]);
       expect(await run.exit).toBe(1);
-      expect(run.err()).toMatch(/error: the relay could not start: .*EADDRINUSE/);
+      expect(run.err()).toMatch(/^error: could not start: .*EADDRINUSE/);
     } finally {
       blocker.close();
     }
@@ -136,7 +150,7 @@ describe('runRelayCommand', () => {
 });
 
 describe('live-visitors-relay (the real process)', () => {
-  const launch = (args: string[]) => launchCommand('src/server/relay/cli.ts', args);
+  const launch = (args: string[]) => launchCommand('relay/src/cli.ts', args);
 
   it('serves, relays one request, and exits 0 on SIGTERM', async () => {
     const run = launch(['--port', '0', '--config', configPath]);

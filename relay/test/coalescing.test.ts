@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { eventually, OTHER_SHOP, SHOP, startRelayHarness, type Answer, type RelayHarness } from './support/relay-harness.js';
+import { type Answer, eventually, OTHER_SHOP, type RelayHarness, SHOP, startRelayHarness } from './support/relay-harness.js';
 
 const BROWSERS = 1_000;
 const INTERVAL_MS = 60_000;

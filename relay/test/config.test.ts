@@ -4,10 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRelayConfig, RelayConfigError } from '../../src/server/relay/config.js';
-import { relayConfigWarnings, smallestIntervalWithin, upstreamRequestsPerHour } from '../../src/server/relay/config-warnings.js';
-import { parseRelayConfigWithEnvironment, relayConfigFromEnvironment } from '../../src/server/relay/environment-overrides.js';
-import { loadRelayConfig } from '../../src/server/relay/load-config.js';
+import { parseRelayConfig, RelayConfigError, relayConfigWarnings, smallestIntervalWithin, upstreamRequestsPerHour } from '../src/config.js';
+import { parseRelayConfigWithEnvironment, relayConfigFromEnvironment } from '../src/environment-overrides.js';
+import { loadRelayConfig } from '../src/server.js';
 
 const TOKEN = 'cfg-SECRET-token-91';
 const minimal = { upstream: 'https://analytics.example', websites: [{ id: 'my-shop', token: TOKEN }] };
@@ -24,9 +23,7 @@ function issuesOf(run: () => unknown): readonly string[] {
 
 describe('parseRelayConfig', () => {
   it('never quotes a token pasted into the wrong field', () => {
-    const issues = issuesOf(() =>
-      parseRelayConfig({ ...minimal, hourlyBudget: TOKEN, allowOrigins: [TOKEN, { id: 'x', token: TOKEN }] }),
-    );
+    const issues = issuesOf(() => parseRelayConfig({ ...minimal, hourlyBudget: TOKEN, allowOrigins: [TOKEN, { id: 'x', token: TOKEN }] }));
     expect(issues.length).toBe(3);
     expect(issues.join('\n')).not.toContain(TOKEN);
     expect(issues.join('\n')).toContain(`a string of ${TOKEN.length} characters`);
@@ -56,29 +53,83 @@ describe('parseRelayConfig', () => {
 
   it.each<[string, unknown, string]>([
     ['not an object', [], 'the config must be a JSON object like { "upstream": "https://…", "websites": [ … ] }'],
-    ['no upstream', { websites: minimal.websites }, 'upstream is required: the realtime service\'s base URL, like "https://analytics.example.com"'],
-    ['a relative upstream', { ...minimal, upstream: '/api' }, 'upstream must be an absolute http(s) URL, like "https://analytics.example.com"'],
-    ['an ftp upstream', { ...minimal, upstream: 'ftp://x.example' }, 'upstream must use https (or http), like "https://analytics.example.com"'],
+    [
+      'no upstream',
+      { websites: minimal.websites },
+      'upstream is required: the realtime service\'s base URL, like "https://analytics.example.com"',
+    ],
+    [
+      'a relative upstream',
+      { ...minimal, upstream: '/api' },
+      'upstream must be an absolute http(s) URL, like "https://analytics.example.com"',
+    ],
+    [
+      'an ftp upstream',
+      { ...minimal, upstream: 'ftp://x.example' },
+      'upstream must use https (or http), like "https://analytics.example.com"',
+    ],
     ['credentials in upstream', { ...minimal, upstream: 'https://me:pw@x.example' }, 'upstream must not contain a user name or password'],
-    ['a query in upstream', { ...minimal, upstream: 'https://x.example/?a=1' }, 'upstream must not have a query or fragment: the relay adds /api/v1/realtime?websiteId=…'],
+    [
+      'a query in upstream',
+      { ...minimal, upstream: 'https://x.example/?a=1' },
+      'upstream must not have a query or fragment: the relay adds /api/v1/realtime?websiteId=…',
+    ],
     ['no websites', { ...minimal, websites: [] }, 'websites must list at least one website, like [ { "id": "my-shop", "token": "…" } ]'],
-    ['a website that is a string', { ...minimal, websites: ['my-shop'] }, 'websites[0] must be an object like { "id": "my-shop", "token": "…" }'],
-    ['a misspelt field', { ...minimal, websites: [{ id: 'a', token: 't', plan: 'free' }] }, 'websites[0].plan is not a known field (expected id, token)'],
+    [
+      'a website that is a string',
+      { ...minimal, websites: ['my-shop'] },
+      'websites[0] must be an object like { "id": "my-shop", "token": "…" }',
+    ],
+    [
+      'a misspelt field',
+      { ...minimal, websites: [{ id: 'a', token: 't', plan: 'free' }] },
+      'websites[0].plan is not a known field (expected id, token)',
+    ],
     ['an empty id', { ...minimal, websites: [{ id: '', token: 't' }] }, 'websites[0].id must be a non-empty string'],
     ['a long id', { ...minimal, websites: [{ id: 'x'.repeat(257), token: 't' }] }, 'websites[0].id must be at most 256 characters'],
     ['a control character', { ...minimal, websites: [{ id: 'a\nb', token: 't' }] }, 'websites[0].id must not contain control characters'],
-    ['a missing token', { ...minimal, websites: [{ id: 'a' }] }, 'websites[0].token must be a non-empty string: the website\'s API token'],
+    ['a missing token', { ...minimal, websites: [{ id: 'a' }] }, "websites[0].token must be a non-empty string: the website's API token"],
     ['a long token', { ...minimal, websites: [{ id: 'a', token: 't'.repeat(257) }] }, 'websites[0].token must be at most 256 characters'],
-    ['a token with a space', { ...minimal, websites: [{ id: 'a', token: `${TOKEN} x` }] }, 'websites[0].token may only contain letters, digits and - . _ ~ + / (then optional trailing =), as a Bearer token must'],
-    ['a duplicate id', { ...minimal, websites: [{ id: 'a', token: 't1' }, { id: 'a', token: 't2' }] }, 'websites[1].id "a" is listed twice'],
-    ['origins as a string', { ...minimal, allowOrigins: 'https://shop.example' }, 'allowOrigins must be an array of origins like ["https://shop.example"] (or ["*"], or [] for same origin only)'],
-    ['an origin with a slash', { ...minimal, allowOrigins: ['https://shop.example/'] }, 'allowOrigins[0] must be an origin like "https://shop.example": scheme, host and port only, no path or trailing slash (got "https://shop.example/")'],
-    ['"*" among others', { ...minimal, allowOrigins: ['*', 'https://shop.example'] }, 'allowOrigins[0] "*" allows every origin, so it must be the only entry'],
+    [
+      'a token with a space',
+      { ...minimal, websites: [{ id: 'a', token: `${TOKEN} x` }] },
+      'websites[0].token may only contain letters, digits and - . _ ~ + / (then optional trailing =), as a Bearer token must',
+    ],
+    [
+      'a duplicate id',
+      {
+        ...minimal,
+        websites: [
+          { id: 'a', token: 't1' },
+          { id: 'a', token: 't2' },
+        ],
+      },
+      'websites[1].id "a" is listed twice',
+    ],
+    [
+      'origins as a string',
+      { ...minimal, allowOrigins: 'https://shop.example' },
+      'allowOrigins must be an array of origins like ["https://shop.example"] (or ["*"], or [] for same origin only)',
+    ],
+    [
+      'an origin with a slash',
+      { ...minimal, allowOrigins: ['https://shop.example/'] },
+      'allowOrigins[0] must be an origin like "https://shop.example": scheme, host and port only, no path or trailing slash (got "https://shop.example/")',
+    ],
+    [
+      '"*" among others',
+      { ...minimal, allowOrigins: ['*', 'https://shop.example'] },
+      'allowOrigins[0] "*" allows every origin, so it must be the only entry',
+    ],
     ['a fractional interval', { ...minimal, interval: 1.5 }, 'interval must be a whole number of seconds from 1 to 3600 (got 1.5)'],
     ['an interval as text', { ...minimal, interval: '60' }, 'interval must be a whole number of seconds from 1 to 3600 (got "60")'],
     ['maxStale under interval', { ...minimal, interval: 60, maxStale: 30 }, 'maxStale (30) must be at least interval (60)'],
     ['a zero budget', { ...minimal, hourlyBudget: 0 }, 'hourlyBudget must be a whole number of requests from 1 to 1000000 (got 0)'],
-    ['an unknown field', { ...minimal, intervall: 30 }, 'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget)'],
+    [
+      'an unknown field',
+      { ...minimal, intervall: 30 },
+      'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget)',
+    ],
   ])('refuses %s', (_name, input, issue) => {
     const issues = issuesOf(() => parseRelayConfig(input, { source: 'relay.json' }));
     expect(issues).toContain(issue);
@@ -118,12 +169,20 @@ describe('environment overrides', () => {
   });
 
   it('overrides the file field by field; empty variables count as unset', () => {
-    const config = parseRelayConfigWithEnvironment({ ...minimal, interval: 30 }, {
-      LIVE_VISITORS_MAX_STALE: '1200',
-      LIVE_VISITORS_ALLOW_ORIGINS: '["https://json.example"]',
-      LIVE_VISITORS_UPSTREAM: '  ',
+    const config = parseRelayConfigWithEnvironment(
+      { ...minimal, interval: 30 },
+      {
+        LIVE_VISITORS_MAX_STALE: '1200',
+        LIVE_VISITORS_ALLOW_ORIGINS: '["https://json.example"]',
+        LIVE_VISITORS_UPSTREAM: '  ',
+      },
+    );
+    expect(config).toMatchObject({
+      upstream: 'https://analytics.example',
+      interval: 30,
+      maxStale: 1200,
+      allowOrigins: ['https://json.example'],
     });
-    expect(config).toMatchObject({ upstream: 'https://analytics.example', interval: 30, maxStale: 1200, allowOrigins: ['https://json.example'] });
   });
 
   it('names the variable a bad value came from, and never quotes a token', () => {
@@ -132,7 +191,9 @@ describe('environment overrides', () => {
     );
     // The position depends on the JavaScript engine's parser; what matters is the rest.
     expect(issues).toEqual([
-      expect.stringMatching(/^LIVE_VISITORS_WEBSITES is not valid JSON( \(near character \d+\))?; expected something like \[\{"id":"my-shop","token":"…"\}\]$/),
+      expect.stringMatching(
+        /^LIVE_VISITORS_WEBSITES is not valid JSON( \(near character \d+\))?; expected something like \[\{"id":"my-shop","token":"…"\}\]$/,
+      ),
     ]);
     expect(issues.join('\n')).not.toContain(TOKEN);
     expect(issuesOf(() => relayConfigFromEnvironment({ ...env, LIVE_VISITORS_INTERVAL: 'soon' }))).toEqual([
@@ -154,7 +215,10 @@ describe('loadRelayConfig', () => {
   it('reads a JSON file, with variables on top', async () => {
     const path = join(folder, 'relay.json');
     await writeFile(path, JSON.stringify(minimal));
-    expect(await loadRelayConfig(path, { LIVE_VISITORS_INTERVAL: '90' })).toMatchObject({ upstream: 'https://analytics.example', interval: 90 });
+    expect(await loadRelayConfig(path, { LIVE_VISITORS_INTERVAL: '90' })).toMatchObject({
+      upstream: 'https://analytics.example',
+      interval: 90,
+    });
   });
 
   it('names the file and the problem, without quoting its text', async () => {
@@ -162,7 +226,9 @@ describe('loadRelayConfig', () => {
     await writeFile(path, `{"upstream":"https://x.example","websites":[{"id":"a","token":"${TOKEN}"}`);
     const error = await loadRelayConfig(path).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RelayConfigError);
-    expect((error as Error).message).toMatch(/^Invalid relay config \(.+broken\.json\):\n {2}- the file is not valid JSON( \(near character \d+\))?$/);
+    expect((error as Error).message).toMatch(
+      /^Invalid relay config \(.+broken\.json\):\n {2}- the file is not valid JSON( \(near character \d+\))?$/,
+    );
     expect((error as Error).message).not.toContain(TOKEN);
     await expect(loadRelayConfig(join(folder, 'missing.json'))).rejects.toThrow('cannot read the file (ENOENT)');
   });
@@ -170,7 +236,15 @@ describe('loadRelayConfig', () => {
 
 describe('relayConfigWarnings', () => {
   it('warns when the interval would spend more than the budget, and says which interval fits', () => {
-    const config = parseRelayConfig({ ...minimal, websites: [{ id: 'a', token: 'ta' }, { id: 'b', token: 'tb' }], interval: 60, hourlyBudget: 100 });
+    const config = parseRelayConfig({
+      ...minimal,
+      websites: [
+        { id: 'a', token: 'ta' },
+        { id: 'b', token: 'tb' },
+      ],
+      interval: 60,
+      hourlyBudget: 100,
+    });
     expect(upstreamRequestsPerHour(config)).toBe(120);
     expect(relayConfigWarnings(config)).toEqual([
       '2 website(s) refreshed every 60 s need up to 120 upstream requests an hour, more than hourlyBudget (100): ' +
@@ -195,7 +269,9 @@ describe('relayConfigWarnings', () => {
   it('asks for a bigger budget when even one request an hour per website does not fit', () => {
     const websites = [1, 2, 3].map((n) => ({ id: `s${n}`, token: `t${n}` }));
     expect(relayConfigWarnings(parseRelayConfig({ ...minimal, websites, interval: 3_600, maxStale: 3_600, hourlyBudget: 2 }))).toEqual([
-      expect.stringMatching(/need up to 3 upstream requests an hour, more than hourlyBudget \(2\).* Raise hourlyBudget if your plan allows\.$/),
+      expect.stringMatching(
+        /need up to 3 upstream requests an hour, more than hourlyBudget \(2\).* Raise hourlyBudget if your plan allows\.$/,
+      ),
     ]);
   });
 

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it } from 'vitest';
-import { SHOP, startRelayHarness, type RelayHarness } from './support/relay-harness.js';
+import { type RelayHarness, SHOP, startRelayHarness } from './support/relay-harness.js';
 
 const query = `?websiteId=${SHOP.id}`;
 const ALLOWED = 'https://shop.example';
@@ -15,7 +15,10 @@ const preflight = (origin: string, headers: Record<string, string> = {}) =>
 describe('CORS from allowOrigins', () => {
   it('lets a listed origin read answers and errors, and varies on Origin', async () => {
     h = await startRelayHarness();
-    for (const answer of [await h.get(query, { headers: { Origin: ALLOWED } }), await h.get('?websiteId=x', { headers: { Origin: ALLOWED } })]) {
+    for (const answer of [
+      await h.get(query, { headers: { Origin: ALLOWED } }),
+      await h.get('?websiteId=x', { headers: { Origin: ALLOWED } }),
+    ]) {
       expect(answer.headers.get('access-control-allow-origin')).toBe(ALLOWED);
       expect(answer.headers.get('access-control-expose-headers')).toBe('Retry-After, ETag, Age');
       expect(answer.headers.get('vary')).toBe('Origin');
@@ -46,7 +49,7 @@ describe('CORS from allowOrigins', () => {
     const refused = await preflight(REFUSED);
     expect(refused.status).toBe(403);
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
-    expect(refused.json).toEqual({ error: expect.stringContaining('not in the relay\'s allowOrigins') });
+    expect(refused.json).toEqual({ error: expect.stringContaining("not in the relay's allowOrigins") });
 
     const noOrigin = await h.get('', { method: 'OPTIONS' });
     expect(noOrigin.status).toBe(204);

@@ -1,25 +1,43 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOUR_MS, HourlyBudget } from '../../src/server/relay/hourly-budget.js';
-import { OTHER_SHOP, SHOP, START_MS, startRelayHarness, type RelayHarness } from './support/relay-harness.js';
+import { OTHER_SHOP, type RelayHarness, SHOP, START_MS, startRelayHarness } from './support/relay-harness.js';
+
+const HOUR_MS = 3_600_000;
 
 let h: RelayHarness | undefined;
 afterEach(() => h?.close());
 
-describe('HourlyBudget', () => {
-  it('allows `limit` requests in any rolling hour and says when the next one fits', () => {
-    const budget = new HourlyBudget(3);
-    expect([0, 10, 20].map((atMs) => budget.tryTake(atMs))).toEqual([true, true, true]);
-    expect(budget.tryTake(30)).toBe(false);
-    expect(budget.used(30)).toBe(3);
-    expect(budget.hasRoom(30)).toBe(false);
-    expect(budget.nextRoomAt(30)).toBe(HOUR_MS);
-    // A request exactly an hour old has left the window.
-    expect(budget.hasRoom(HOUR_MS - 1)).toBe(false);
-    expect(budget.tryTake(HOUR_MS)).toBe(true);
-    expect(budget.nextRoomAt(HOUR_MS)).toBe(HOUR_MS + 10);
-    expect(budget.used(HOUR_MS + 15)).toBe(2);
-    expect(budget.nextRoomAt(HOUR_MS + 15)).toBe(HOUR_MS + 15);
+describe('the hourly budget counts upstream requests over a rolling hour', () => {
+  it('allows `hourlyBudget` in any hour, frees each slot exactly an hour after its request, and never counts a refused one', async () => {
+    // Every answer is stale a second after it arrived, so each ask past the budget is an honest 503 with Retry-After.
+    h = await startRelayHarness({ config: { interval: 1, maxStale: 1, hourlyBudget: 3 } });
+    const askAtMs = (ms: number) => {
+      h!.clock.advanceTo(START_MS + ms);
+      return h!.get(`?websiteId=${SHOP.id}`);
+    };
+    for (const ms of [0, 1_000, 2_000]) expect((await askAtMs(ms)).status).toBe(200);
+    expect(h.upstreamCalls).toHaveLength(3);
+
+    const spent = await askAtMs(3_000);
+    expect(spent.status).toBe(503);
+    // Room again when the first request leaves the hour.
+    expect(spent.headers.get('retry-after')).toBe('3597');
+    const almost = await askAtMs(HOUR_MS - 1);
+    expect(almost.status).toBe(503);
+    expect(almost.headers.get('retry-after')).toBe('1');
+    expect(h.upstreamCalls).toHaveLength(3);
+
+    // A request exactly an hour old has left the window; the refused asks took no slot.
+    expect((await askAtMs(HOUR_MS)).status).toBe(200);
+    expect((await askAtMs(HOUR_MS + 1_000)).status).toBe(200);
+    expect((await askAtMs(HOUR_MS + 2_000)).status).toBe(200);
+    expect(h.upstreamCalls).toHaveLength(6);
+
+    // Full again with the three new requests: the next slot frees an hour after the oldest of them.
+    const fullAgain = await askAtMs(HOUR_MS + 3_000);
+    expect(fullAgain.status).toBe(503);
+    expect(fullAgain.headers.get('retry-after')).toBe('3597');
+    expect(h.upstreamCalls.map((call) => call.atMs - START_MS)).toEqual([0, 1_000, 2_000, HOUR_MS, HOUR_MS + 1_000, HOUR_MS + 2_000]);
   });
 });
 
@@ -45,7 +63,8 @@ describe('the relay keeps to its hourly budget', () => {
     const other = await askAt(31, OTHER_SHOP.id);
     expect(other.status).toBe(503);
     expect(other.json).toEqual({
-      error: 'The relay\'s hourly budget of 3 upstream requests is spent; the relay holds no answer younger than 60 s; it asks again in 3569 s.',
+      error:
+        "The relay's hourly budget of 3 upstream requests is spent; the relay holds no answer younger than 60 s; it asks again in 3569 s.",
     });
     expect(other.headers.get('retry-after')).toBe('3569');
 

@@ -1,8 +1,7 @@
 // @vitest-environment node
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cacheControl } from '../../src/server/relay/answers.js';
-import { etagFor, matchesIfNoneMatch } from '../../src/server/relay/etag.js';
-import { SHOP, startRelayHarness, type RelayHarness } from './support/relay-harness.js';
+import { cacheControl, etagFor, matchesIfNoneMatch } from '../src/answers.js';
+import { type RelayHarness, SHOP, startRelayHarness } from './support/relay-harness.js';
 
 const query = `?websiteId=${SHOP.id}`;
 

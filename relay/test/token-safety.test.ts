@@ -1,19 +1,18 @@
 // @vitest-environment node
-import type { AddressInfo } from 'node:net';
-import { serve, type Server } from 'srvx';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRelay } from '../../src/server/relay/relay.js';
+import { serveOnNode } from '../../server-kit/serve.js';
+import { createRelay } from '../src/relay.js';
 import {
+  type Answer,
   answerText,
   defaultRelayConfig,
   leakedTokens,
   OTHER_SHOP,
+  type RelayHarness,
   SHOP,
   startRelayHarness,
-  toAnswer,
   TOKENS,
-  type Answer,
-  type RelayHarness,
+  toAnswer,
 } from './support/relay-harness.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -38,21 +37,20 @@ type StubMode = 'echo-in-report' | 'echo-in-error' | 'echo-encoded-in-error' | '
 async function startEchoingService(redirectTarget = 'http://127.0.0.1:9/') {
   let mode: StubMode = 'echo-in-report';
   const seenAuthorization: string[] = [];
-  const server: Server = serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    silent: true,
-    gracefulShutdown: false,
-    fetch(request) {
+  const service = await serveOnNode(
+    (request) => {
       const auth = request.headers.get('authorization') ?? '';
       seenAuthorization.push(auth);
       const websiteId = new URL(request.url).searchParams.get('websiteId');
       const token = auth.replace(/^Bearer /, '');
       switch (mode) {
         case 'echo-in-report':
-          return Response.json({ currentVisitors: 2, websiteId, timestamp: '2025-01-15T12:00:00.000Z', debug: auth, token }, {
-            headers: { 'X-Echo': token },
-          });
+          return Response.json(
+            { currentVisitors: 2, websiteId, timestamp: '2025-01-15T12:00:00.000Z', debug: auth, token },
+            {
+              headers: { 'X-Echo': token },
+            },
+          );
         case 'echo-in-error':
           return Response.json({ error: `Token ${token} is not valid for ${websiteId} (${auth})` }, { status: 401 });
         case 'echo-encoded-in-error':
@@ -61,11 +59,13 @@ async function startEchoingService(redirectTarget = 'http://127.0.0.1:9/') {
           return new Response(null, { status: 302, headers: { Location: `${redirectTarget}?token=${token}` } });
       }
     },
-  });
-  await server.ready();
-  const { port } = server.node?.server?.address() as AddressInfo;
-  cleanups.push(() => server.close(true));
-  return { url: `http://127.0.0.1:${port}`, seenAuthorization, setMode: (next: StubMode) => void (mode = next) };
+    { port: 0, graceMs: 0 },
+  );
+  cleanups.push(() => service.close());
+  const setMode = (next: StubMode) => {
+    mode = next;
+  };
+  return { url: service.url, seenAuthorization, setMode };
 }
 
 describe('the upstream token stays on the server', () => {
@@ -129,12 +129,14 @@ describe('the upstream token stays on the server', () => {
     const h = await harness({ config: { upstream: service.url } });
     const answer = await h.get(`?websiteId=${SHOP.id}`);
     expect(answer.status).toBe(502);
-    expect(answer.json).toEqual({ error: expect.stringContaining('answered 302: set upstream to the final URL, the relay does not follow redirects') });
+    expect(answer.json).toEqual({
+      error: expect.stringContaining('answered 302: set upstream to the final URL, the relay does not follow redirects'),
+    });
     expect(elsewhere.seenAuthorization).toEqual([]);
     expectNoTokenIn(h.answers, h.logs);
   });
 
-  it('ignores any Authorization a browser sends: same answer, and only the relay\'s own token goes upstream', async () => {
+  it("ignores any Authorization a browser sends: same answer, and only the relay's own token goes upstream", async () => {
     const h = await harness();
     const plain = await h.get(`?websiteId=${SHOP.id}`);
     const withHeaders = await Promise.all(

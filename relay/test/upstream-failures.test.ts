@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Fault } from '../../src/server/emulator/index.js';
-import { SHOP, START_MS, startRelayHarness, type Answer, type RelayHarness } from './support/relay-harness.js';
+import type { Fault } from '../../emulator/src/index.js';
+import { type Answer, type RelayHarness, SHOP, START_MS, startRelayHarness } from './support/relay-harness.js';
 
 const SECOND = 1_000;
 const query = `?websiteId=${SHOP.id}`;
@@ -58,7 +58,8 @@ describe('upstream failures: stale, then an honest error', () => {
     const expired = await askAt(600);
     expect(expired.status).toBe(502);
     expect(expired.json).toEqual({
-      error: 'The analytics service answered 500 "Internal server error"; the relay holds no answer younger than 600 s; it asks again in 300 s.',
+      error:
+        'The analytics service answered 500 "Internal server error"; the relay holds no answer younger than 600 s; it asks again in 300 s.',
     });
     expect(expired.headers.get('retry-after')).toBe('300');
     expect(expired.headers.get('cache-control')).toBe('no-store');
@@ -91,7 +92,9 @@ describe('upstream failures: stale, then an honest error', () => {
     emulator.emulator.setFault(fault);
     const first = await askAt(0);
     expect(first.status).toBe(502);
-    expect(first.json).toEqual({ error: expect.stringMatching(/^The analytics service .+; the relay holds no answer younger than 600 s; it asks again in 120 s\.$/) });
+    expect(first.json).toEqual({
+      error: expect.stringMatching(/^The analytics service .+; the relay holds no answer younger than 600 s; it asks again in 120 s\.$/),
+    });
     expect(first.headers.get('retry-after')).toBe('120');
 
     emulator.emulator.clearFault();
@@ -103,15 +106,16 @@ describe('upstream failures: stale, then an honest error', () => {
     expect(upstreamCalls).toHaveLength(3);
   });
 
-  it('honours the service\'s Retry-After on a 429, and answers 503 when it has nothing to fall back on', async () => {
+  it("honours the service's Retry-After on a 429, and answers 503 when it has nothing to fall back on", async () => {
     const { emulator, upstreamCalls, logs } = await harness();
     emulator.emulator.setFault({ kind: 'rate-limited', retryAfterSeconds: 300 });
     const refused = await askAt(0);
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('300');
     expect(refused.json).toEqual({
-      error: 'The analytics service answered 429 "Rate limit exceeded. Retry in 300 seconds."' +
-        ': the plan\'s hourly limit is used up; the relay holds no answer younger than 600 s; it asks again in 300 s.',
+      error:
+        'The analytics service answered 429 "Rate limit exceeded. Retry in 300 seconds."' +
+        ": the plan's hourly limit is used up; the relay holds no answer younger than 600 s; it asks again in 300 s.",
     });
     expect(logs).toHaveLength(1);
 
@@ -140,20 +144,27 @@ describe('upstream failures: stale, then an honest error', () => {
     const unreachable = await askAt(0);
     expect(unreachable.status).toBe(502);
     expect(unreachable.json).toEqual({
-      error: 'The analytics service could not be reached (ECONNREFUSED); the relay holds no answer younger than 600 s; it asks again in 120 s.',
+      error:
+        'The analytics service could not be reached (ECONNREFUSED); the relay holds no answer younger than 600 s; it asks again in 120 s.',
     });
   });
 
-  it('says which setting to fix when the service refuses the relay\'s token or website', async () => {
+  it("says which setting to fix when the service refuses the relay's token or website", async () => {
     const { emulator, logs } = await harness();
     emulator.emulator.setFault({ kind: 'unauthorized' });
     const refused = await askAt(0);
     expect(refused.status).toBe(502);
-    expect(refused.json).toEqual({ error: expect.stringContaining('answered 401 "Missing or invalid authorization header. Expected: Bearer <token>": check this website\'s token in the relay config') });
-    expect(logs[0]).toContain('check this website\'s token in the relay config');
+    expect(refused.json).toEqual({
+      error: expect.stringContaining(
+        'answered 401 "Missing or invalid authorization header. Expected: Bearer <token>": check this website\'s token in the relay config',
+      ),
+    });
+    expect(logs[0]).toContain("check this website's token in the relay config");
 
     emulator.emulator.setFault({ kind: 'not-found' });
     const missing = await askAt(120);
-    expect(missing.json).toEqual({ error: expect.stringContaining('answered 404 "Website not found": check this website\'s id in the relay config') });
+    expect(missing.json).toEqual({
+      error: expect.stringContaining('answered 404 "Website not found": check this website\'s id in the relay config'),
+    });
   });
 });

@@ -9,12 +9,15 @@ export type RealtimeErrorKind =
   | 'timeout'
   | 'invalid-response';
 
-/** The message texts of the spec's part 7, verbatim (the spec shows `<token>` in code formatting). */
-export const SPEC_MESSAGES = Object.freeze({
+/**
+ * The message texts of the spec's part 7, verbatim (the spec shows `<token>` in code formatting).
+ * Read-only by type, not `Object.freeze`: a call at module level would keep them in the browser bundle.
+ */
+export const SPEC_MESSAGES = {
   unauthorized: 'Missing or invalid authorization header. Expected: Bearer <token>',
   websiteIdRequired: 'websiteId is required',
   websiteNotFound: 'Website not found',
-});
+} as const;
 
 /** The body of every error answer of the service, the emulator and the relay. */
 export interface ErrorBody {

@@ -112,28 +112,25 @@ interface StatusContext {
   now: number;
 }
 
-/** Advice per kind: the attribute that fixes a configuration error, or what the widget does about it. */
-const ADVICE: Record<RealtimeErrorKind, string> = {
-  unauthorized: 'check the token attribute: this website\'s API token, or none for a relay.',
-  'bad-request': 'set the website-id attribute.',
-  'not-found': 'check the website-id attribute and api-base.',
-  'rate-limited': 'plan limit reached: raise interval, or use a relay.',
-  server: 'the service failed; retrying.',
-  network: '',
-  timeout: '',
-  'invalid-response': 'unexpected status; check api-base.',
-};
-
 /** Status → error kind (the contract's), with the service's own words (token redacted) and the fix. */
 function statusError(response: Response, body: string, { url, websiteId, token, now }: StatusContext): RealtimeError {
   const { status, headers } = response;
   const kind = errorKindForStatus(status);
   const said = serviceMessage(body, headers.get('content-type'), [token]);
-  const advice = kind === 'not-found' ? `no website "${websiteId}": ${ADVICE[kind]}` : ADVICE[kind];
+  const advice = kind === 'not-found' ? `no website "${websiteId}": ${adviceFor(kind)}` : adviceFor(kind);
   return new RealtimeError({
     kind,
     status,
     message: `${status}${said ? ` "${said}"` : ''} from ${url}: ${advice}`,
     retryAfterMs: kind === 'rate-limited' ? parseRetryAfter(headers, now) : null,
   });
+}
+
+/** The attribute that fixes a configuration error, or what the widget does about the failure. */
+function adviceFor(kind: RealtimeErrorKind): string {
+  if (kind === 'unauthorized') return "check the token attribute: this website's API token, or none for a relay.";
+  if (kind === 'bad-request') return 'set the website-id attribute.';
+  if (kind === 'not-found') return 'check the website-id attribute and api-base.';
+  if (kind === 'rate-limited') return 'plan limit reached: raise interval, or use a relay.';
+  return kind === 'server' ? 'the service failed; retrying.' : 'unexpected status; check api-base.';
 }

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulatorServer, type EmulatorServer, type Fault } from '../../src/server/emulator/index.js';
+import { startEmulatorServer, type EmulatorServer, type Fault } from '../../emulator/src/index.js';
 import { auditAccessibility, describeViolations } from './support/axe.js';
 import { launchChromium } from './support/chromium.js';
 import { startStaticSite, type StaticSite } from './support/static-site.js';

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Fault } from '../../src/server/emulator/index.js';
+import type { Fault } from '../../emulator/src/index.js';
 import { launchChromium } from './support/chromium.js';
 import { startCountingEmulator, type CountingEmulator } from './support/counting-emulator.js';
 import { FALLBACK_TEXT, shopPage } from './support/shop-page.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulatorServer, type EmulatorServer } from '../../src/server/emulator/index.js';
+import { startEmulatorServer, type EmulatorServer } from '../../emulator/src/index.js';
 import { launchChromium } from './support/chromium.js';
 import { buildBundlerApp, PRODUCTION } from './support/bundler-app.js';
 import { startStaticSite, type StaticSite } from './support/static-site.js';

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startEmulatorServer, type EmulatorServer } from '../../src/server/emulator/index.js';
+import { startEmulatorServer, type EmulatorServer } from '../../emulator/src/index.js';
 import { launchChromium } from './support/chromium.js';
 import { startStaticSite, type StaticSite } from './support/static-site.js';
 

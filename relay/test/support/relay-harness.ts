@@ -1,12 +1,29 @@
-import type { AddressInfo } from 'node:net';
-import { serve } from 'srvx';
-import { startEmulatorServer, type EmulatorServer } from '../../../src/server/emulator/index.js';
-import type { EmulatorConfig } from '../../../src/server/emulator/index.js';
-import { createRelay, type RelayOptions } from '../../../src/server/relay/relay.js';
-import type { RelayConfig } from '../../../src/server/relay/config.js';
-import { type Answer, toAnswer } from '../../server/support/test-server.js';
+import { type EmulatorConfig, startEmulatorServer } from '../../../emulator/src/index.js';
+import { serveOnNode } from '../../../server-kit/serve.js';
+import type { RelayConfig } from '../../src/config.js';
+import { createRelay, type RelayOptions } from '../../src/relay.js';
 
-export { type Answer, toAnswer };
+type EmulatorServer = Awaited<ReturnType<typeof startEmulatorServer>>;
+
+export interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  /** The body parsed as JSON, or `undefined` when it is not JSON. */
+  readonly json: unknown;
+}
+
+/** A response read in full, so tests can look at it more than once. */
+export async function toAnswer(response: Response): Promise<Answer> {
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
 
 /** Tokens distinctive enough that finding one anywhere can only mean a leak. */
 export const SHOP = { id: 'shop-a', token: 'tokA-SECRET-7f3a9c' } as const;
@@ -80,7 +97,13 @@ export interface HarnessOptions {
 /** The emulator and the relay, each on its own loopback port, sharing one manual clock. */
 export async function startRelayHarness(options: HarnessOptions = {}): Promise<RelayHarness> {
   const clock = new ManualClock();
-  const emulator = await startEmulatorServer({ port: 0, controls: true, config: EMULATOR_CONFIG, now: clock.now, onError: () => undefined });
+  const emulator = await startEmulatorServer({
+    port: 0,
+    controls: true,
+    config: EMULATOR_CONFIG,
+    now: clock.now,
+    onError: () => undefined,
+  });
   const upstreamCalls: UpstreamCall[] = [];
   const logs: string[] = [];
   const answers: Answer[] = [];
@@ -97,19 +120,15 @@ export async function startRelayHarness(options: HarnessOptions = {}): Promise<R
     },
     ...options.relay,
   });
-  const server = serve({
-    fetch: (request) => {
+  // No grace on close: a test that ends with requests still held by the emulator cuts them.
+  const server = await serveOnNode(
+    (request) => {
       arrivals += 1;
       return relay(request);
     },
-    port: 0,
-    hostname: '127.0.0.1',
-    silent: true,
-    gracefulShutdown: false,
-  });
-  await server.ready();
-  const { port } = server.node?.server?.address() as AddressInfo;
-  const relayUrl = `http://127.0.0.1:${port}`;
+    { port: 0, graceMs: 0 },
+  );
+  const relayUrl = server.url;
 
   const request = async (path: string, init?: RequestInit): Promise<Answer> => {
     const answer = await toAnswer(await fetch(`${relayUrl}${path}`, init));
@@ -128,14 +147,15 @@ export async function startRelayHarness(options: HarnessOptions = {}): Promise<R
     request,
     get: (query, init) => request(`/api/v1/realtime${query}`, init),
     async close() {
-      await Promise.all([server.close(true), emulator.close()]);
+      await Promise.all([server.close(), emulator.close()]);
     },
   };
 }
 
 /** Every place a token could hide in an answer: status line aside, all headers and the body. */
 export function answerText(answer: Answer): string {
-  return [...answer.headers].map(([name, value]) => `${name}: ${value}`).join('\n') + '\n\n' + answer.text;
+  const headers = [...answer.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
+  return `${headers}\n\n${answer.text}`;
 }
 
 /** The tokens (plain or URL-encoded) found in `text`. */

@@ -1,5 +1,5 @@
 import { serve } from 'srvx';
-import { createEmulator, type Emulator, type EmulatorOptions } from '../../../src/server/emulator/index.js';
+import { createEmulator, type Emulator, type EmulatorOptions } from '../../../emulator/src/index.js';
 
 const REALTIME_PATH = '/api/v1/realtime';
 

@@ -1,0 +1,73 @@
+import { type EmulatorServer, type EmulatorServerOptions, startEmulatorServer } from '../../src/server.js';
+import { FakeTime } from './fake-time.js';
+
+export const DEMO = { websiteId: 'demo-shop', token: 'demo-token' } as const;
+export const FREE = { websiteId: 'small-shop', token: 'small-shop-token' } as const;
+
+export interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  /** The body parsed as JSON, or `undefined` when it is not JSON. */
+  readonly json: unknown;
+}
+
+export interface TestServer extends EmulatorServer {
+  readonly time: FakeTime;
+  /** A request over real HTTP to the server, answered in full. */
+  request(path: string, init?: RequestInit): Promise<Answer>;
+  realtime(query: string, headers?: HeadersInit): Promise<Answer>;
+  postPageview(body: unknown, headers?: HeadersInit): Promise<Answer>;
+  control(method: string, path: string, body?: unknown): Promise<Answer>;
+}
+
+/** An emulator on a free loopback port, on a fake clock, with the control API on. */
+export async function startTestServer(options: Partial<EmulatorServerOptions> = {}): Promise<TestServer> {
+  const time = new FakeTime();
+  const server = await startEmulatorServer({ port: 0, controls: true, now: time.now, timers: time, onError: () => undefined, ...options });
+  const request = async (path: string, init?: RequestInit): Promise<Answer> => {
+    const response = await fetch(`${server.url}${path}`, init);
+    return toAnswer(response);
+  };
+  return {
+    ...server,
+    time,
+    request,
+    realtime: (query, headers) => request(`/api/v1/realtime${query}`, headers ? { headers } : {}),
+    postPageview: (body, headers) =>
+      request('/api/v1/pageviews', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    control: (method, path, body) =>
+      request(`/__emulator${path}`, {
+        method,
+        ...(body === undefined ? {} : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+      }),
+  };
+}
+
+export async function toAnswer(response: Response): Promise<Answer> {
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export function bearer(token: string): HeadersInit {
+  return { Authorization: `Bearer ${token}` };
+}
+
+/** Polls until `condition` holds, for state changed by a request still in flight. */
+export async function eventually(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
