@@ -306,6 +306,22 @@ describe('failures', () => {
     expect(page.latest()).toMatchObject({ stopped: false, failure: null, report: { currentVisitors: 23 } });
   });
 
+  it.each([
+    [404, 'not-found'],
+    [400, 'bad-request'],
+  ])('a page load that finds a stored %i stays quiet and still warns once', async (status, kind) => {
+    service.reply = () => ({ status, body: { error: 'nope' } });
+    const first = browser.openTab();
+    watch(first);
+    await elapse(MINUTE);
+    const later = browser.openTab();
+    const page = watch(later);
+    await elapse(10 * MINUTE);
+    expect(service.requests).toHaveLength(1);
+    expect(page.latest()).toMatchObject({ stopped: true, failure: { kind, status } });
+    expect(later.warnings).toEqual([expect.stringContaining('website-id attribute')]);
+  });
+
   it('a failing service with a day-long interval is asked once, not in a loop', async () => {
     service.reply = () => ({ status: 500 });
     watch(browser.openTab(), { intervalMs: 24 * HOUR });

@@ -128,7 +128,7 @@ export class VisitorFeed {
     this.#record = this.#store.read() ?? EMPTY_RECORD;
     const { failure, retryAt } = this.#record;
     // An earlier page load met a configuration error: stay stopped until its pause is over.
-    if (failure && isConfigurationError(failure.kind) && retryAt !== null && retryAt > this.#env.now()) this.#fatal = failure;
+    if (failure && isConfigurationError(failure.kind) && retryAt !== null && retryAt > this.#env.now()) this.#halt(failure);
     this.#settled = this.#dueAt() > this.#env.now();
     this.#snapshot = null;
     this.#unlisten = [
@@ -241,9 +241,7 @@ export class VisitorFeed {
     const now = this.#env.now();
     const failures = this.#record.failures + 1;
     if (isConfigurationError(error.kind)) {
-      this.#fatal = failure;
-      if (!this.#warned) this.#env.warn(`<live-visitors> stopped asking: ${error.message}`);
-      this.#warned = true;
+      this.#halt(failure);
       // A 401 is about this page's token, which storage never holds: a page with the right token,
       // or this one after the fix, must not inherit it. It stops this page only, so the attempt
       // is this page's to know (subscribers announce each attempt once), and is not saved.
@@ -254,6 +252,13 @@ export class VisitorFeed {
     }
     const wait = this.#fatal ? WEBSITE_ERROR_PAUSE_MS : retryDelay(error, failures, this.intervalMs, this.#env.random());
     this.#save({ ...this.#record, failures, attemptedAt: now, retryAt: now + wait, failure });
+  }
+
+  /** Stops asking until `refresh()`, with one warning per page, also on a page that found the error stored. */
+  #halt(failure: FeedFailure): void {
+    this.#fatal = failure;
+    if (!this.#warned) this.#env.warn(`<live-visitors> stopped asking: ${failure.message}`);
+    this.#warned = true;
   }
 
   /**
