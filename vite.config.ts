@@ -45,7 +45,8 @@ function terserAfterOxc(): Plugin {
         // sources. Written for `sourcemap: true` (a .map file beside the chunk) or false, nothing else.
         const map = bundle[`${chunk.fileName}.map`];
         const chained = map?.type === 'asset' ? map : null;
-        if (options.sourcemap && (options.sourcemap !== true || !chained)) this.error('terser after oxc needs build.sourcemap true or false');
+        if (options.sourcemap && (options.sourcemap !== true || !chained))
+          this.error('terser after oxc needs build.sourcemap true or false');
         const result = await minify(chunk.code, {
           module: true,
           ecma: 2020,

@@ -24,9 +24,17 @@ async function buildFloor(): Promise<{ code: string; cleanup: () => Promise<void
   await build({
     configFile: resolve('vite.config.ts'),
     logLevel: 'silent',
-    build: { outDir: directory, emptyOutDir: true, sourcemap: false, rolldownOptions: { input: resolve('bench/floor-reactive-element.ts') } },
+    build: {
+      outDir: directory,
+      emptyOutDir: true,
+      sourcemap: false,
+      rolldownOptions: { input: resolve('bench/floor-reactive-element.ts') },
+    },
   });
-  return { code: await readFile(join(directory, 'live-visitors.js'), 'utf8'), cleanup: () => rm(directory, { recursive: true, force: true }) };
+  return {
+    code: await readFile(join(directory, 'live-visitors.js'), 'utf8'),
+    cleanup: () => rm(directory, { recursive: true, force: true }),
+  };
 }
 
 interface BenchServers {
@@ -233,22 +241,35 @@ async function timeToCount(page: Page, servers: BenchServers) {
     results.push({ name, samples, requests: { ...servers.requests } });
   }
   servers.delayMs = 0;
-  const anchor = percentile(results[0]!.samples.map((sample) => sample.ms), 0.5);
+  const anchor = percentile(
+    results[0]!.samples.map((sample) => sample.ms),
+    0.5,
+  );
   const perRun = (count: number) => (count / RUNS).toFixed(count % RUNS ? 2 : 0);
-  printTable(`Time from element connected to count painted, real Chromium (headless), loopback, ${RUNS} runs each`, results.map(({ name, samples, requests }) => {
-    const ms = samples.map((sample) => sample.ms);
-    const median = percentile(ms, 0.5);
-    const isFetch = name.startsWith('bare fetch');
-    return {
-      case: name,
-      median: milliseconds(median),
-      p90: milliseconds(percentile(ms, 0.9)),
-      'frames (median)': isFetch ? '' : String(percentile(samples.map((sample) => sample.frames), 0.5)),
-      'GET per run': perRun(requests.GET),
-      'preflights per run': perRun(requests.OPTIONS),
-      'median vs anchor': ratio(median, anchor),
-    };
-  }));
+  printTable(
+    `Time from element connected to count painted, real Chromium (headless), loopback, ${RUNS} runs each`,
+    results.map(({ name, samples, requests }) => {
+      const ms = samples.map((sample) => sample.ms);
+      const median = percentile(ms, 0.5);
+      const isFetch = name.startsWith('bare fetch');
+      return {
+        case: name,
+        median: milliseconds(median),
+        p90: milliseconds(percentile(ms, 0.9)),
+        'frames (median)': isFetch
+          ? ''
+          : String(
+              percentile(
+                samples.map((sample) => sample.frames),
+                0.5,
+              ),
+            ),
+        'GET per run': perRun(requests.GET),
+        'preflights per run': perRun(requests.OPTIONS),
+        'median vs anchor': ratio(median, anchor),
+      };
+    }),
+  );
   console.log(
     '\nTarget: warm paints in the first frame with no request, like the anchor, however slow the service; cold waits for one GET' +
       ' (with a token to another origin, the browser adds a CORS preflight; a same-origin relay needs none).',
@@ -289,7 +310,8 @@ async function cycles(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   const websiteId = WEBSITES.at(-2)!.id;
-  const cycle = (count: number) => page.evaluate(([value, id]) => (window as unknown as BenchWindow).benchCycles(value, id), [count, websiteId] as const);
+  const cycle = (count: number) =>
+    page.evaluate(([value, id]) => (window as unknown as BenchWindow).benchCycles(value, id), [count, websiteId] as const);
   // The first cycle fetches and stores the count; every later one renders it from the cache.
   await cycle(1);
   await cycle(100);
@@ -326,7 +348,7 @@ async function cycles(page: Page) {
   console.log(
     `\n${elapsed.toFixed(3)} ms per cycle (warm cache, no request). A leak grows from ${CHECKPOINT.toLocaleString('en')} to ${CYCLES.toLocaleString('en')};` +
       ' the last column shows what one connected element adds (its feed listens for visibility, online/offline and storage).' +
-      ' The listeners on window before the cycles are the harness\'s (Playwright), not the element\'s.',
+      " The listeners on window before the cycles are the harness's (Playwright), not the element's.",
   );
   await cdp.detach();
 }

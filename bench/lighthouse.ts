@@ -75,7 +75,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 type Throttling = 'simulate' | 'devtools';
 
-function printComparison(title: string, rows: Array<[string, keyof Audit, (value: number) => string]>, runs: Record<'with' | 'without', Audit[]>) {
+function printComparison(
+  title: string,
+  rows: Array<[string, keyof Audit, (value: number) => string]>,
+  runs: Record<'with' | 'without', Audit[]>,
+) {
   const pick = (page: 'with' | 'without', key: keyof Audit) => median(runs[page].map((audit) => audit[key]));
   printTable(
     title,

@@ -54,7 +54,10 @@ export async function benchRequests(): Promise<void> {
   const realWarn = console.warn;
   const { GlobalRegistrator } = await import('@happy-dom/global-registrator');
   GlobalRegistrator.register({ url: 'https://shop.example/product' });
-  const clock = FakeTimers.install({ now: Date.UTC(2026, 10, 22, 9), toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  const clock = FakeTimers.install({
+    now: Date.UTC(2026, 10, 22, 9),
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
   globalThis.fetch = async (input: string | URL | Request) => {
     requests += 1;
     const websiteId = new URL(String(input)).searchParams.get('websiteId');
@@ -69,7 +72,12 @@ export async function benchRequests(): Promise<void> {
   for (const scenario of SCENARIOS) {
     const naive = await countRequests('naive-visitors', scenario, clock);
     const ours = await countRequests('live-visitors', scenario, clock);
-    rows.push({ scenario: scenario.name, 'naive (setInterval per element)': naive, 'live-visitors': ours, 'ours vs naive': ratio(ours, naive) });
+    rows.push({
+      scenario: scenario.name,
+      'naive (setInterval per element)': naive,
+      'live-visitors': ours,
+      'ours vs naive': ratio(ours, naive),
+    });
   }
   clock.uninstall();
   await GlobalRegistrator.unregister();

@@ -4,7 +4,9 @@ export function printTable(title: string, rows: Array<Record<string, string | nu
   const cells = rows.map((row) => columns.map((column) => String(row[column])));
   const widths = columns.map((column, index) => Math.max(column.length, ...cells.map((cell) => cell[index]!.length)));
   const line = (values: string[]) =>
-    values.map((value, index) => (/^[\d.,×%+ -]+( KB| B| ms)?$/.test(value) ? value.padStart(widths[index]!) : value.padEnd(widths[index]!))).join('  ');
+    values
+      .map((value, index) => (/^[\d.,×%+ -]+( KB| B| ms)?$/.test(value) ? value.padStart(widths[index]!) : value.padEnd(widths[index]!)))
+      .join('  ');
   console.log(`\n${title}\n`);
   console.log(line(columns));
   console.log(widths.map((width) => '-'.repeat(width)).join('  '));

@@ -6,7 +6,20 @@ const form = document.querySelector<HTMLFormElement>('#settings')!;
 const preview = document.querySelector<HTMLElement>('.layout')!;
 const byId = (id: string) => document.getElementById(id)!;
 
-const ATTRIBUTES = ['website-id', 'token', 'api-base', 'interval', 'min', 'max-age', 'text', 'text-one', 'text-two', 'text-few', 'text-many', 'lang'] as const;
+const ATTRIBUTES = [
+  'website-id',
+  'token',
+  'api-base',
+  'interval',
+  'min',
+  'max-age',
+  'text',
+  'text-one',
+  'text-two',
+  'text-few',
+  'text-many',
+  'lang',
+] as const;
 /** Shown in the snippet only when changed: the demo's own 15 s interval is not a shop's. */
 const SNIPPET_DEFAULTS: Record<string, string> = { interval: '15', min: '1', 'max-age': '600' };
 const THEMES = ['default', 'subtle', 'badge', 'serif'];
@@ -66,10 +79,16 @@ function renderSnippet(values: Record<string, string>): void {
   const attribute = (name: string) => ` ${name}="${values[name]!.replaceAll('&', '&amp;').replaceAll('"', '&quot;')}"`;
   const shown = ATTRIBUTES.filter((name) => values[name] && values[name] !== SNIPPET_DEFAULTS[name]);
   const script = '<script type="module" src="https://your-cdn.example/live-visitors.js"></script>\n';
-  const direct = shown.filter((name) => name !== 'api-base').map(attribute).join('');
+  const direct = shown
+    .filter((name) => name !== 'api-base')
+    .map(attribute)
+    .join('');
   const api = values['api-base'] ? attribute('api-base') : ' api-base="https://analytics.example.com"';
   byId('snippet').textContent = `${script}<live-visitors${direct}${api}></live-visitors>`;
-  const relayed = shown.filter((name) => name !== 'token' && name !== 'api-base').map(attribute).join('');
+  const relayed = shown
+    .filter((name) => name !== 'token' && name !== 'api-base')
+    .map(attribute)
+    .join('');
   byId('snippet-relay').textContent = `${script}<live-visitors${relayed}></live-visitors>`;
 }
 

@@ -2,8 +2,18 @@ import '../src/define.js';
 import { countRealtimeRequests } from './emulator-controls.js';
 
 const PRODUCTS = [
-  'Nordic Roast', 'Ethiopia Guji', 'Colombia Huila', 'Decaf Swiss Water', 'Espresso Blend', 'Kenya AA',
-  'Brazil Cerrado', 'Guatemala Antigua', 'Sumatra Mandheling', 'Costa Rica Tarrazú', 'Peru Organic', 'Rwanda Nyamasheke',
+  'Nordic Roast',
+  'Ethiopia Guji',
+  'Colombia Huila',
+  'Decaf Swiss Water',
+  'Espresso Blend',
+  'Kenya AA',
+  'Brazil Cerrado',
+  'Guatemala Antigua',
+  'Sumatra Mandheling',
+  'Costa Rica Tarrazú',
+  'Peru Organic',
+  'Rwanda Nyamasheke',
 ];
 
 const grid = document.getElementById('grid')!;

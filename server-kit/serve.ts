@@ -23,7 +23,10 @@ export interface NodeServer {
 const IDLE_SWEEP_MS = 25;
 
 /** Serves a standard Fetch handler on Node through srvx's adapter; resolves once it listens. */
-export async function serveOnNode(fetch: (request: Request) => Response | Promise<Response>, options: NodeServerOptions): Promise<NodeServer> {
+export async function serveOnNode(
+  fetch: (request: Request) => Response | Promise<Response>,
+  options: NodeServerOptions,
+): Promise<NodeServer> {
   const server = serve({
     fetch,
     port: options.port,

@@ -33,7 +33,7 @@ export type ConfigResult = { ok: true; config: WidgetConfig } | { ok: false; mes
 /** Turns attributes into a validated configuration, or a message naming the attribute to fix. */
 export function resolveConfig(attributes: WidgetAttributes, pageUrl = currentPageUrl()): ConfigResult {
   const websiteId = attributes.websiteId?.trim() ?? '';
-  if (!websiteId) return fail('set website-id to your website\'s ID.');
+  if (!websiteId) return fail("set website-id to your website's ID.");
 
   const token = attributes.token?.trim() || undefined;
   if (token && !/^[\x21-\x7e]+$/.test(token)) {
@@ -42,11 +42,15 @@ export function resolveConfig(attributes: WidgetAttributes, pageUrl = currentPag
 
   const apiBase = resolveApiBase(attributes.apiBase, pageUrl);
   if (apiBase === null) {
-    return fail('api-base must be an http(s) URL, a /path, or left out for this page\'s origin.');
+    return fail("api-base must be an http(s) URL, a /path, or left out for this page's origin.");
   }
 
   const intervalSeconds = clamp(finiteOr(attributes.interval, DEFAULT_INTERVAL_SECONDS), MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS);
-  const maxAgeSeconds = clamp(finiteOr(attributes.maxAge, DEFAULT_MAX_AGE_SECONDS), intervalSeconds + MAX_AGE_SLACK_SECONDS, MAX_MAX_AGE_SECONDS);
+  const maxAgeSeconds = clamp(
+    finiteOr(attributes.maxAge, DEFAULT_MAX_AGE_SECONDS),
+    intervalSeconds + MAX_AGE_SLACK_SECONDS,
+    MAX_MAX_AGE_SECONDS,
+  );
   const min = Math.max(1, Math.ceil(finiteOr(attributes.min, DEFAULT_MIN)));
   return {
     ok: true,

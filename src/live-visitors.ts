@@ -145,5 +145,4 @@ export class LiveVisitors extends ReactiveElement {
     const { text, textOne, textTwo, textFew, textMany } = this;
     return { other: text, one: textOne, two: textTwo, few: textFew, many: textMany };
   }
-
 }

@@ -12,11 +12,18 @@ const MESSAGES: Record<string, PluralTemplates> = {
   de: { one: '{count} Person sieht sich gerade in diesem Shop um', other: '{count} Personen sehen sich gerade in diesem Shop um' },
   fr: { one: '{count} personne visite cette boutique en ce moment', other: '{count} personnes visitent cette boutique en ce moment' },
   es: { one: '{count} persona está viendo esta tienda ahora mismo', other: '{count} personas están viendo esta tienda ahora mismo' },
-  it: { one: '{count} persona sta visitando questo negozio in questo momento', other: '{count} persone stanno visitando questo negozio in questo momento' },
+  it: {
+    one: '{count} persona sta visitando questo negozio in questo momento',
+    other: '{count} persone stanno visitando questo negozio in questo momento',
+  },
   nl: { one: '{count} persoon bekijkt deze winkel op dit moment', other: '{count} personen bekijken deze winkel op dit moment' },
   pt: { one: '{count} pessoa está vendo esta loja agora', other: '{count} pessoas estão vendo esta loja agora' },
   // Whole numbers in Polish are one, few or many; `other` (fractions) never occurs, so it holds `many`.
-  pl: { one: '{count} osoba ogląda teraz ten sklep', few: '{count} osoby oglądają teraz ten sklep', other: '{count} osób ogląda teraz ten sklep' },
+  pl: {
+    one: '{count} osoba ogląda teraz ten sklep',
+    few: '{count} osoby oglądają teraz ten sklep',
+    other: '{count} osób ogląda teraz ten sklep',
+  },
 };
 
 export const DEFAULT_LANGUAGE = 'en';

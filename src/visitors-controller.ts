@@ -118,10 +118,13 @@ export class VisitorsController implements ReactiveController {
     if (changesAt === null || !this.#host.isConnected) return;
     const env = environment();
     // No cap needed: max-age is at most 7 days, well within a timer's 2^31 - 1 ms.
-    this.#expiryTimer = env.setTimeout(() => {
-      this.#expiryTimer = null;
-      this.#host.requestUpdate();
-    }, Math.max(0, changesAt - env.now()) + 1);
+    this.#expiryTimer = env.setTimeout(
+      () => {
+        this.#expiryTimer = null;
+        this.#host.requestUpdate();
+      },
+      Math.max(0, changesAt - env.now()) + 1,
+    );
   }
 
   #clearExpiry(): void {

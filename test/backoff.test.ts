@@ -41,7 +41,9 @@ describe('retryDelay after server, network, timeout and invalid-response failure
 
   it.each([15 * SECOND, MINUTE, 5 * MINUTE])('is capped at 10 minutes with jitter included (interval %i ms)', (intervalMs) => {
     for (const { failures, random } of grid) {
-      expect(retryDelay(server, failures, intervalMs, random), `failures ${failures}, random ${random}`).toBeLessThanOrEqual(MAX_BACKOFF_MS);
+      expect(retryDelay(server, failures, intervalMs, random), `failures ${failures}, random ${random}`).toBeLessThanOrEqual(
+        MAX_BACKOFF_MS,
+      );
     }
     expect(retryDelay(server, 20, intervalMs, 0)).toBe(MAX_BACKOFF_MS);
   });

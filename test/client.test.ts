@@ -75,7 +75,8 @@ function fetchStub(routes: Record<string, Route>) {
         init.signal?.addEventListener('abort', () => reject(abortReason(init.signal)));
       });
     }
-    const body = reply.body === 'hang' ? hangingBody(init.signal) : reply.raw ?? (reply.json === undefined ? null : JSON.stringify(reply.json));
+    const body =
+      reply.body === 'hang' ? hangingBody(init.signal) : (reply.raw ?? (reply.json === undefined ? null : JSON.stringify(reply.json)));
     return new Response(body, {
       status: reply.status ?? 200,
       headers: { 'content-type': 'application/json', ...reply.headers },
@@ -232,14 +233,34 @@ describe('errors by status', () => {
   it.each<{ status: number; reply: Reply; kind: RealtimeErrorKind; says: string[] }>([
     { status: 401, reply: { status: 401, json: { error: SPEC_401 } }, kind: 'unauthorized', says: [SPEC_401, 'token'] },
     { status: 403, reply: { status: 403, json: { error: 'Forbidden' } }, kind: 'unauthorized', says: ['Forbidden', 'token'] },
-    { status: 400, reply: { status: 400, json: { error: 'websiteId is required' } }, kind: 'bad-request', says: ['websiteId is required', 'website-id'] },
-    { status: 404, reply: { status: 404, json: { error: 'Website not found' } }, kind: 'not-found', says: ['Website not found', 'website-id'] },
-    { status: 429, reply: { status: 429, json: { error: 'Too many requests' } }, kind: 'rate-limited', says: ['Too many requests', 'interval'] },
+    {
+      status: 400,
+      reply: { status: 400, json: { error: 'websiteId is required' } },
+      kind: 'bad-request',
+      says: ['websiteId is required', 'website-id'],
+    },
+    {
+      status: 404,
+      reply: { status: 404, json: { error: 'Website not found' } },
+      kind: 'not-found',
+      says: ['Website not found', 'website-id'],
+    },
+    {
+      status: 429,
+      reply: { status: 429, json: { error: 'Too many requests' } },
+      kind: 'rate-limited',
+      says: ['Too many requests', 'interval'],
+    },
     { status: 500, reply: { status: 500, json: { error: 'Internal error' } }, kind: 'server', says: ['Internal error'] },
     { status: 502, reply: { status: 502 }, kind: 'server', says: ['502'] },
     { status: 503, reply: { status: 503, json: { message: 'Down for maintenance' } }, kind: 'server', says: ['Down for maintenance'] },
     { status: 302, reply: { status: 302 }, kind: 'invalid-response', says: ['302', 'api-base'] },
-    { status: 418, reply: { status: 418, raw: "I'm a teapot", headers: { 'content-type': 'text/plain' } }, kind: 'invalid-response', says: ["I'm a teapot", 'api-base'] },
+    {
+      status: 418,
+      reply: { status: 418, raw: "I'm a teapot", headers: { 'content-type': 'text/plain' } },
+      kind: 'invalid-response',
+      says: ["I'm a teapot", 'api-base'],
+    },
   ])('$status → $kind, naming the cause and the fix', async ({ status, reply, kind, says }) => {
     const { env } = fetchStub({ [ENDPOINT]: reply });
     const error = await failure(fetchRealtimeReport({ apiBase: API_BASE, websiteId: freshWebsiteId(), token: TOKEN, env }));
@@ -250,7 +271,9 @@ describe('errors by status', () => {
   });
 
   it('quotes a plain-text error body', async () => {
-    const { env } = fetchStub({ [ENDPOINT]: { status: 404, raw: 'Website not found', headers: { 'content-type': 'text/plain; charset=utf-8' } } });
+    const { env } = fetchStub({
+      [ENDPOINT]: { status: 404, raw: 'Website not found', headers: { 'content-type': 'text/plain; charset=utf-8' } },
+    });
     const error = await failure(fetchRealtimeReport({ apiBase: API_BASE, websiteId: freshWebsiteId(), env }));
     expect(error.message).toContain('Website not found');
   });
@@ -263,7 +286,8 @@ describe('errors by status', () => {
   });
 
   it('does not quote an HTML error page into the message', async () => {
-    const page = '<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1><script>x()</script></body></html>';
+    const page =
+      '<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1><script>x()</script></body></html>';
     const { env } = fetchStub({ [ENDPOINT]: { status: 503, raw: page, headers: { 'content-type': 'text/html; charset=utf-8' } } });
     const error = await failure(fetchRealtimeReport({ apiBase: API_BASE, websiteId: freshWebsiteId(), env }));
     expect(error.kind).toBe('server');

@@ -40,8 +40,8 @@ describe('edge cases', () => {
     const tab = browser.openTab();
     watch(tab);
     await elapse(0);
-    service.reply = () => 'network-error';        // the connection dropped before "offline" fired
-    await elapse(MINUTE);                            // fails; then backoff 2, 4, 8 intervals…
+    service.reply = () => 'network-error'; // the connection dropped before "offline" fired
+    await elapse(MINUTE); // fails; then backoff 2, 4, 8 intervals…
     await elapse(4 * MINUTE);
     tab.setOnline(false);
     await elapse(MINUTE);
@@ -58,13 +58,20 @@ describe('edge cases', () => {
     service.reply = () => ({ status: 429, headers: { 'retry-after': '1800' } });
     await elapse(MINUTE);
     const before = service.requests.length;
-    for (let i = 0; i < 5; i++) { page.feed.refresh(); await elapse(1000); }
+    for (let i = 0; i < 5; i++) {
+      page.feed.refresh();
+      await elapse(1000);
+    }
     expect(service.requests.length).toBe(before);
   });
 
   it('a 404 is not asked again on every page load, but after an hour', async () => {
     service.reply = () => ({ status: 404, body: { error: 'Website not found' } });
-    for (let load = 0; load < 10; load++) { const p = watch(browser.openTab()); await elapse(10_000); await p.stop(); }
+    for (let load = 0; load < 10; load++) {
+      const p = watch(browser.openTab());
+      await elapse(10_000);
+      await p.stop();
+    }
     expect(service.requests.length).toBe(1);
     await elapse(60 * MINUTE);
     watch(browser.openTab());
@@ -89,24 +96,30 @@ describe('edge cases', () => {
   it('a tab hidden while it waited for the lock does not send', async () => {
     service.reply = () => 'hang';
     const a = watch(browser.openTab());
-    await elapse(0);                                  // A holds the lock, request hanging
+    await elapse(0); // A holds the lock, request hanging
     const tabB = browser.openTab();
     watch(tabB);
-    await elapse(0);                                  // B waits on the lock
+    await elapse(0); // B waits on the lock
     tabB.setVisible(false);
     service.reply = null;
-    await a.stop();                                   // A's page closes: its request is aborted, nothing stored
+    await a.stop(); // A's page closes: its request is aborted, nothing stored
     await elapse(0);
-    expect(service.requests).toHaveLength(1);         // B is hidden: must not send
+    expect(service.requests).toHaveLength(1); // B is hidden: must not send
   });
 
   it('a lock that rejects (SecurityError in an opaque-origin frame) falls back, and neither spins nor throws', async () => {
-    const tab = browser.openTab({ locks: () => ({ request: () => Promise.reject(new DOMException('denied', 'SecurityError')) }) as unknown as LockManager });
+    const tab = browser.openTab({
+      locks: () => ({ request: () => Promise.reject(new DOMException('denied', 'SecurityError')) }) as unknown as LockManager,
+    });
     const errors: unknown[] = [];
     const handler = (e: unknown) => errors.push(e);
     process.on('unhandledRejection', handler);
     const page = watch(tab);
-    try { await elapse(100); } finally { process.off('unhandledRejection', handler); }
+    try {
+      await elapse(100);
+    } finally {
+      process.off('unhandledRejection', handler);
+    }
     expect(errors).toEqual([]);
     expect(service.requests).toHaveLength(1);
     expect(page.latest().report?.currentVisitors).toBe(23);
@@ -125,9 +138,10 @@ describe('edge cases', () => {
   });
 
   it('after the clock went back, a long-lived tab still takes the newer counts of other tabs', async () => {
-    const tabA = browser.openTab(); const a = watch(tabA);
+    const tabA = browser.openTab();
+    const a = watch(tabA);
     await elapse(0);
-    vi.setSystemTime(Date.now() - 30 * MINUTE);      // NTP correction
+    vi.setSystemTime(Date.now() - 30 * MINUTE); // NTP correction
     const b = watch(browser.openTab());
     service.count = 77;
     await elapse(0);

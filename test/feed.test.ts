@@ -117,8 +117,17 @@ describe('persistence across page loads', () => {
 
   it.each([
     ['junk', '{not json'],
-    ['a negative count', JSON.stringify({ report: { currentVisitors: -1, websiteId: 'X', timestamp: '2026-11-22T09:00:00.000Z' }, fetchedAt: 1 })],
-    ['markup as count', JSON.stringify({ report: { currentVisitors: '<img src=x onerror=alert(1)>', websiteId: 'X', timestamp: '2026-11-22T09:00:00.000Z' }, fetchedAt: 1 })],
+    [
+      'a negative count',
+      JSON.stringify({ report: { currentVisitors: -1, websiteId: 'X', timestamp: '2026-11-22T09:00:00.000Z' }, fetchedAt: 1 }),
+    ],
+    [
+      'markup as count',
+      JSON.stringify({
+        report: { currentVisitors: '<img src=x onerror=alert(1)>', websiteId: 'X', timestamp: '2026-11-22T09:00:00.000Z' },
+        fetchedAt: 1,
+      }),
+    ],
   ])('ignores %s found in storage and asks the service', async (_, stored) => {
     const tab = browser.openTab();
     const probe = new VisitorFeed(key, tab.env);
@@ -349,7 +358,10 @@ describe('answers from a relay or cache', () => {
   });
 
   it('takes an answer the relay serves past its max-age as stale, and keeps polling at the interval', async () => {
-    service.reply = (request) => ({ headers: { age: '90', 'cache-control': 'public, max-age=60, stale-if-error=510' }, body: service.report(request) });
+    service.reply = (request) => ({
+      headers: { age: '90', 'cache-control': 'public, max-age=60, stale-if-error=510' },
+      body: service.report(request),
+    });
     const page = watch(browser.openTab());
     await elapse(0);
     expect(page.latest()).toMatchObject({ report: { currentVisitors: 23 }, failure: { kind: 'server' } });

@@ -9,13 +9,36 @@ import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './suppo
 import { FakeService } from './support/fake-service.js';
 
 const MINUTE = 60_000;
-let service: FakeService; let browser: FakeBrowser; let tab: FakeTab; let websiteId: string; let restore: () => void;
-beforeEach(() => { useFakeClock(); service = new FakeService(); browser = new FakeBrowser(service); tab = browser.openTab(); restore = setEnvironment(tab.env); websiteId = freshWebsiteId(); });
-afterEach(async () => { fixtureCleanup(); if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(0); restore(); vi.useRealTimers(); });
-async function settle(el?: LiveVisitors, ms = 0) { await vi.advanceTimersByTimeAsync(ms); await el?.updateComplete; }
+let service: FakeService;
+let browser: FakeBrowser;
+let tab: FakeTab;
+let websiteId: string;
+let restore: () => void;
+beforeEach(() => {
+  useFakeClock();
+  service = new FakeService();
+  browser = new FakeBrowser(service);
+  tab = browser.openTab();
+  restore = setEnvironment(tab.env);
+  websiteId = freshWebsiteId();
+});
+afterEach(async () => {
+  fixtureCleanup();
+  if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(0);
+  restore();
+  vi.useRealTimers();
+});
+async function settle(el?: LiveVisitors, ms = 0) {
+  await vi.advanceTimersByTimeAsync(ms);
+  await el?.updateComplete;
+}
 async function widget(attributes = ''): Promise<LiveVisitors> {
-  const host = await fixture<HTMLElement>(`<div><live-visitors website-id="${websiteId}" api-base="https://a.example" ${attributes}></live-visitors><p id="other"></p></div>`);
-  const el = host.querySelector('live-visitors')!; await settle(el); return el;
+  const host = await fixture<HTMLElement>(
+    `<div><live-visitors website-id="${websiteId}" api-base="https://a.example" ${attributes}></live-visitors><p id="other"></p></div>`,
+  );
+  const el = host.querySelector('live-visitors')!;
+  await settle(el);
+  return el;
 }
 
 describe('edge cases', () => {
@@ -30,14 +53,23 @@ describe('edge cases', () => {
       await settle(el, 3 * MINUTE);
       expect(el.getAttribute('state')).toBe('stale');
       expect(updates.map((u) => u.count)).toEqual([23]);
-    } finally { document.removeEventListener('live-visitors-update', on); }
+    } finally {
+      document.removeEventListener('live-visitors-update', on);
+    }
   });
 
   it('moving the only element in the DOM mid-request neither aborts nor resends', async () => {
     let aborted = 0;
     service.reply = () => 'hang';
     const origFetch = tab.env.fetch;
-    restore(); restore = setEnvironment({ ...tab.env, fetch: (u, init) => { init.signal?.addEventListener('abort', () => aborted++); return origFetch(u, init); } });
+    restore();
+    restore = setEnvironment({
+      ...tab.env,
+      fetch: (u, init) => {
+        init.signal?.addEventListener('abort', () => aborted++);
+        return origFetch(u, init);
+      },
+    });
     const el = await widget();
     expect(service.requests).toHaveLength(1);
     el.parentElement!.querySelector('#other')!.append(el); // a framework re-orders the DOM
@@ -61,7 +93,9 @@ describe('edge cases', () => {
     expect(service.requests).toHaveLength(10);
   });
   it('marks English fallback text inside a Swedish page as lang="en"', async () => {
-    const host = await fixture<HTMLElement>(`<div lang="sv"><live-visitors website-id="${websiteId}" api-base="https://a.example"></live-visitors></div>`);
+    const host = await fixture<HTMLElement>(
+      `<div lang="sv"><live-visitors website-id="${websiteId}" api-base="https://a.example"></live-visitors></div>`,
+    );
     const el = host.querySelector('live-visitors')!;
     await settle(el);
     expect(el.shadowRoot!.querySelector('[part="text"]')!.getAttribute('lang')).toBe('en');

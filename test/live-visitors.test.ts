@@ -38,7 +38,9 @@ async function settle(el?: LiveVisitors, ms = 0) {
 }
 
 async function widget(attributes = '', id = websiteId): Promise<LiveVisitors> {
-  const host = await fixture<HTMLElement>(`<div><live-visitors website-id="${id}" api-base="https://a.example" ${attributes}></live-visitors></div>`);
+  const host = await fixture<HTMLElement>(
+    `<div><live-visitors website-id="${id}" api-base="https://a.example" ${attributes}></live-visitors></div>`,
+  );
   const el = host.querySelector('live-visitors')!;
   await settle(el);
   return el;
@@ -78,14 +80,18 @@ describe('rendering a count', () => {
     ['fr', 1, '1 personne visite cette boutique en ce moment'],
   ])('speaks the inherited language %s (%i)', async (lang, count, text) => {
     service.count = count;
-    const host = await fixture<HTMLElement>(`<section lang="${lang}"><p><live-visitors website-id="${websiteId}" api-base="https://a.example"></live-visitors></p></section>`);
+    const host = await fixture<HTMLElement>(
+      `<section lang="${lang}"><p><live-visitors website-id="${websiteId}" api-base="https://a.example"></live-visitors></p></section>`,
+    );
     const el = host.querySelector('live-visitors')!;
     await settle(el);
     expect(shownText(el)).toBe(text);
   });
 
   it('prefers its own lang to its ancestors\u2019', async () => {
-    const host = await fixture<HTMLElement>(`<div lang="de"><live-visitors lang="es" website-id="${websiteId}" api-base="https://a.example"></live-visitors></div>`);
+    const host = await fixture<HTMLElement>(
+      `<div lang="de"><live-visitors lang="es" website-id="${websiteId}" api-base="https://a.example"></live-visitors></div>`,
+    );
     const el = host.querySelector('live-visitors')!;
     await settle(el);
     expect(shownText(el)).toBe('23 personas están viendo esta tienda ahora mismo');
@@ -100,18 +106,17 @@ describe('rendering a count', () => {
     expect(shownText(el)).toBe('🔥 1 shopper here');
   });
 
-  it.each([
-    '<img src=x onerror="window.hacked=1">{count}',
-    '{count}<script>window.hacked=1</script>',
-    '<b>{count}</b> &amp; more',
-  ])('renders template %s as text, never as markup', async (template) => {
-    const el = await widget();
-    el.text = template;
-    await el.updateComplete;
-    const text = el.shadowRoot!.querySelector('[part="text"]')!;
-    expect(text.querySelector('img, script, b')).toBeNull();
-    expect(text.textContent).toBe(template.replace('{count}', '23'));
-  });
+  it.each(['<img src=x onerror="window.hacked=1">{count}', '{count}<script>window.hacked=1</script>', '<b>{count}</b> &amp; more'])(
+    'renders template %s as text, never as markup',
+    async (template) => {
+      const el = await widget();
+      el.text = template;
+      await el.updateComplete;
+      const text = el.shadowRoot!.querySelector('[part="text"]')!;
+      expect(text.querySelector('img, script, b')).toBeNull();
+      expect(text.textContent).toBe(template.replace('{count}', '23'));
+    },
+  );
 });
 
 describe('the shadow DOM', () => {
@@ -151,7 +156,9 @@ describe('the shadow DOM', () => {
 describe('what shows when there is no count', () => {
   it('shows the fallback slot while loading without a cached count', async () => {
     service.reply = () => 'hang';
-    const host = await fixture<HTMLElement>(`<div><live-visitors website-id="${websiteId}" api-base="https://a.example"><span slot="fallback">Limited stock</span></live-visitors></div>`);
+    const host = await fixture<HTMLElement>(
+      `<div><live-visitors website-id="${websiteId}" api-base="https://a.example"><span slot="fallback">Limited stock</span></live-visitors></div>`,
+    );
     const el = host.querySelector('live-visitors')!;
     await settle(el);
     expect(el.getAttribute('state')).toBe('loading');
@@ -259,7 +266,8 @@ describe('failures over time', () => {
 describe('events', () => {
   it('fires a bubbling, composed update event for each new good report', async () => {
     const updates: Array<{ detail: LiveVisitorsUpdateDetail; bubbles: boolean; composed: boolean }> = [];
-    const record = (event: CustomEvent<LiveVisitorsUpdateDetail>) => updates.push({ detail: event.detail, bubbles: event.bubbles, composed: event.composed });
+    const record = (event: CustomEvent<LiveVisitorsUpdateDetail>) =>
+      updates.push({ detail: event.detail, bubbles: event.bubbles, composed: event.composed });
     document.addEventListener('live-visitors-update', record);
     try {
       const el = await widget();

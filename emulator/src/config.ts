@@ -1,10 +1,4 @@
-import {
-  ConfigError,
-  describeValue,
-  isPlainObject,
-  readIdentifier,
-  reportUnknownFields,
-} from '../../server-kit/config-checks.js';
+import { ConfigError, describeValue, isPlainObject, readIdentifier, reportUnknownFields } from '../../server-kit/config-checks.js';
 import { readJsonConfigFile } from '../../server-kit/json-file.js';
 import { BEARER_TOKEN_SYNTAX, MAX_IDENTIFIER_LENGTH } from '../../src/contract/request.js';
 

@@ -87,13 +87,7 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
   }
 }
 
-function transportError(
-  cause: unknown,
-  url: string,
-  timedOut: boolean,
-  timeoutMs: number,
-  signal: AbortSignal | undefined,
-): unknown {
+function transportError(cause: unknown, url: string, timedOut: boolean, timeoutMs: number, signal: AbortSignal | undefined): unknown {
   // Our caller cancelled: not a failure of the service, so pass the abort through untouched.
   if (signal?.aborted) return cause;
   return timedOut

@@ -305,9 +305,7 @@ export class VisitorFeed {
 }
 
 function asRealtimeError(error: unknown): RealtimeError {
-  return error instanceof RealtimeError
-    ? error
-    : new RealtimeError({ kind: 'network', message: `Request failed: ${String(error)}` });
+  return error instanceof RealtimeError ? error : new RealtimeError({ kind: 'network', message: `Request failed: ${String(error)}` });
 }
 
 /** A retry time further ahead than any wait we set (or two intervals) means the clock jumped back. */

@@ -123,11 +123,13 @@ it('assistive technology reads the sentence once, without the decorative dot and
   const tree = await page.locator('#bare').ariaSnapshot();
   // Exactly the sentence, the number once (emphasised), nothing for the dot, no status role.
   expect(tree).toBe(`- strong: "${VISITORS}"\n- text: ${SENTENCE.slice(String(VISITORS).length + 1)}`);
-  const liveRegions = await page.locator('#bare').evaluate(
-    (element) => element.shadowRoot!.querySelectorAll('[aria-live], [role="status"], [role="alert"], [role="log"]').length,
-  );
+  const liveRegions = await page
+    .locator('#bare')
+    .evaluate((element) => element.shadowRoot!.querySelectorAll('[aria-live], [role="status"], [role="alert"], [role="log"]').length);
   expect(liveRegions).toBe(0);
-  const indicatorHidden = await page.locator('#bare').evaluate((element) => element.shadowRoot!.querySelector('[part="indicator"]')!.getAttribute('aria-hidden'));
+  const indicatorHidden = await page
+    .locator('#bare')
+    .evaluate((element) => element.shadowRoot!.querySelector('[part="indicator"]')!.getAttribute('aria-hidden'));
   expect(indicatorHidden).toBe('true');
 });
 
@@ -172,7 +174,9 @@ describe('the demo page (Vite dev server with the emulator mounted)', () => {
     await page.goto(new URL(path, server.resolvedUrls!.local[0]!).href);
     const widgets = page.locator('live-visitors');
     await expect.poll(() => widgets.count(), { timeout: 20_000 }).toBeGreaterThan(0);
-    await expect.poll(() => widgets.evaluateAll((all) => all.every((widget) => widget.getAttribute('state') === 'live')), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(() => widgets.evaluateAll((all) => all.every((widget) => widget.getAttribute('state') === 'live')), { timeout: 20_000 })
+      .toBe(true);
     if (scope.widgets) await expectNoViolations(page, 'live-visitors');
     if (scope.page) await expectNoViolations(page);
   }

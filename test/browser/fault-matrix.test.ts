@@ -88,7 +88,11 @@ const CASES: FaultCase[] = [
   { name: 'websiteId missing', policy: backoff, fault: { kind: 'missing-field', field: 'websiteId' } },
   { name: 'timestamp missing', policy: backoff, fault: { kind: 'missing-field', field: 'timestamp' } },
   { name: 'wrong websiteId', policy: backoff, fault: { kind: 'wrong-website', value: 'another-shop' } },
-  { name: '429, Retry-After: 90', policy: { kind: 'retry-after', retryAfterMs: 90_000 }, fault: { kind: 'rate-limited', retryAfterSeconds: 90 } },
+  {
+    name: '429, Retry-After: 90',
+    policy: { kind: 'retry-after', retryAfterMs: 90_000 },
+    fault: { kind: 'rate-limited', retryAfterSeconds: 90 },
+  },
   { name: '429 without Retry-After', policy: { kind: 'retry-after', retryAfterMs: null }, fault: { kind: 'rate-limited-no-retry-after' } },
   { name: '401 unauthorized', policy: stop, fault: { kind: 'unauthorized' } },
   { name: '404 website not found', policy: stop, fault: { kind: 'not-found' } },
@@ -126,7 +130,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (outcomes.size > 0) console.log(textTable('Fault matrix (interval 60 s, max-age 120 s, fault from 0:00 to 5:00 of simulated time):', [...outcomes].map(([name, outcome]) => tableRow(name, outcome))));
+  if (outcomes.size > 0)
+    console.log(
+      textTable(
+        'Fault matrix (interval 60 s, max-age 120 s, fault from 0:00 to 5:00 of simulated time):',
+        [...outcomes].map(([name, outcome]) => tableRow(name, outcome)),
+      ),
+    );
   await Promise.all([browser?.close(), site?.close(), service?.close()]);
 });
 
@@ -215,7 +225,12 @@ class FaultRun {
 
   async advanceTo(at: number, stepMs = STEP_MS, until?: () => boolean): Promise<void> {
     while (this.time.elapsedMs < at && !until?.()) {
-      await this.time.advance(Math.min(stepMs, at - this.time.elapsedMs), stepMs, undefined, this.holdsRequest ? { heldAtService: () => service.heldRequests } : {});
+      await this.time.advance(
+        Math.min(stepMs, at - this.time.elapsedMs),
+        stepMs,
+        undefined,
+        this.holdsRequest ? { heldAtService: () => service.heldRequests } : {},
+      );
       await this.observe();
     }
   }
@@ -269,7 +284,8 @@ async function runCase(row: FaultCase): Promise<Outcome> {
       await run.settle();
       const last = run.requests.at(-1) ?? 0;
       const failures = Math.max(1, during.length);
-      const latest = Math.max(FAULT_END_MS, last + (row.holdsRequest ? REQUEST_TIMEOUT_MS : 0) + allowedWait(row.policy, failures)[1]) + 2 * STEP_MS;
+      const latest =
+        Math.max(FAULT_END_MS, last + (row.holdsRequest ? REQUEST_TIMEOUT_MS : 0) + allowedWait(row.policy, failures)[1]) + 2 * STEP_MS;
       await run.advanceTo(latest, STEP_MS, () => run.requests.length > sentBefore);
       if (run.requests.length > sentBefore) recovery = { at: run.requests[sentBefore]!, reading: run.reading, viaRefresh: false };
     }
@@ -287,7 +303,9 @@ describe('fault matrix: the built bundle in Chromium against faults injected at 
 
     // No uncaught error, and never broken text.
     expect(outcome.errors).toEqual([]);
-    expect(timeline.filter(({ reading }) => brokenText(reading.text)).map(({ at, reading }) => `${clockText(at)} ${reading.text}`)).toEqual([]);
+    expect(timeline.filter(({ reading }) => brokenText(reading.text)).map(({ at, reading }) => `${clockText(at)} ${reading.text}`)).toEqual(
+      [],
+    );
 
     // Whatever shows is the last good count, or the fallback: never another number.
     for (const { at, reading } of timeline.filter(({ inFault }) => inFault)) {

@@ -39,7 +39,12 @@ async function buildFrameworkPages(): Promise<void> {
       // The full Vue build compiles the page's template at run time, as SFC templates are compiled at build time.
       alias: [{ find: /^vue$/, replacement: 'vue/dist/vue.esm-bundler.js' }],
     },
-    define: { ...PRODUCTION.define, __VUE_OPTIONS_API__: 'true', __VUE_PROD_DEVTOOLS__: 'false', __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false' },
+    define: {
+      ...PRODUCTION.define,
+      __VUE_OPTIONS_API__: 'true',
+      __VUE_PROD_DEVTOOLS__: 'false',
+      __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
+    },
     build: {
       outDir: buildDirectory,
       emptyOutDir: true,
@@ -53,7 +58,8 @@ async function buildFrameworkPages(): Promise<void> {
       },
     },
   });
-  for (const file of await readdir(buildDirectory)) site.put(`/${file}`, await readFile(join(buildDirectory, file), 'utf8'), 'text/javascript');
+  for (const file of await readdir(buildDirectory))
+    site.put(`/${file}`, await readFile(join(buildDirectory, file), 'utf8'), 'text/javascript');
   for (const name of ['react', 'vue']) {
     site.put(
       `/${name}.html`,
@@ -66,7 +72,11 @@ async function buildFrameworkPages(): Promise<void> {
 
 beforeAll(async () => {
   const websites = Object.values(SHOPS).map(({ websiteId, token }) => ({ id: websiteId, token, plan: 'enterprise' as const }));
-  [browser, site, service] = await Promise.all([launchChromium(), startStaticSite(), startEmulatorServer({ port: 0, controls: true, config: { websites } })]);
+  [browser, site, service] = await Promise.all([
+    launchChromium(),
+    startStaticSite(),
+    startEmulatorServer({ port: 0, controls: true, config: { websites } }),
+  ]);
   for (const { websiteId, visitors } of Object.values(SHOPS)) {
     for (let visitor = 0; visitor < visitors; visitor += 1) service.emulator.recordPageview(websiteId, `visitor-${visitor}`);
   }
@@ -105,10 +115,15 @@ async function open(path: string, shop: (typeof SHOPS)[keyof typeof SHOPS]): Pro
 
 /** Where a value came from: the property, and whether an attribute carries it too. */
 async function source(page: Page, selector: string, property: 'websiteId' | 'min', attribute: string) {
-  return page.locator(selector).evaluate(
-    (element, [name, attributeName]) => ({ property: (element as unknown as Record<string, unknown>)[name!], attribute: element.getAttribute(attributeName!) }),
-    [property, attribute] as const,
-  );
+  return page
+    .locator(selector)
+    .evaluate(
+      (element, [name, attributeName]) => ({
+        property: (element as unknown as Record<string, unknown>)[name!],
+        attribute: element.getAttribute(attributeName!),
+      }),
+      [property, attribute] as const,
+    );
 }
 
 async function expectShows(page: Page, selector: string, text: string): Promise<void> {
@@ -152,7 +167,10 @@ describe('a plain page (the script-tag bundle)', () => {
     // Attributes become properties; `min` above the count shows the fallback.
     await expect.poll(() => page.locator('#by-attributes live-visitors').getAttribute('state')).toBe('live');
     await expectShows(page, '#by-attributes live-visitors', FALLBACK);
-    expect(await source(page, '#by-attributes live-visitors', 'websiteId', 'website-id')).toEqual({ property: websiteId, attribute: websiteId });
+    expect(await source(page, '#by-attributes live-visitors', 'websiteId', 'website-id')).toEqual({
+      property: websiteId,
+      attribute: websiteId,
+    });
     expect(await source(page, '#by-attributes live-visitors', 'min', 'min')).toEqual({ property: 1000, attribute: '1000' });
 
     // A property set later, then an attribute set later, each takes effect.
@@ -174,7 +192,10 @@ describe('a React 19 page', () => {
 
     await expect.poll(() => page.locator('#by-attributes live-visitors').getAttribute('state')).toBe('live');
     await expectShows(page, '#by-attributes live-visitors', FALLBACK);
-    expect(await source(page, '#by-attributes live-visitors', 'websiteId', 'website-id')).toEqual({ property: websiteId, attribute: websiteId });
+    expect(await source(page, '#by-attributes live-visitors', 'websiteId', 'website-id')).toEqual({
+      property: websiteId,
+      attribute: websiteId,
+    });
     expect(await source(page, '#by-attributes live-visitors', 'min', 'min')).toEqual({ property: 1000, attribute: null });
 
     // A state change re-renders with the new property value.
@@ -191,12 +212,18 @@ describe('a Vue 3 page', () => {
 
     await expectShows(page, '#by-render-function live-visitors', sentence(visitors));
     await expect.poll(() => page.locator('#heard-by-render-function').textContent()).toBe(String(visitors));
-    expect(await source(page, '#by-render-function live-visitors', 'websiteId', 'website-id')).toEqual({ property: websiteId, attribute: null });
+    expect(await source(page, '#by-render-function live-visitors', 'websiteId', 'website-id')).toEqual({
+      property: websiteId,
+      attribute: null,
+    });
 
     await expect.poll(() => page.locator('#by-template live-visitors').getAttribute('state')).toBe('live');
     await expectShows(page, '#by-template live-visitors', FALLBACK);
     await expect.poll(() => page.locator('#heard-by-template').textContent()).toBe(String(visitors));
-    expect(await source(page, '#by-template live-visitors', 'websiteId', 'website-id')).toEqual({ property: websiteId, attribute: websiteId });
+    expect(await source(page, '#by-template live-visitors', 'websiteId', 'website-id')).toEqual({
+      property: websiteId,
+      attribute: websiteId,
+    });
     expect(await source(page, '#by-template live-visitors', 'min', 'min')).toEqual({ property: 1000, attribute: null });
 
     await page.locator('#lower-min').click();

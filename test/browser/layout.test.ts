@@ -59,13 +59,22 @@ function recordLayout(): void {
   };
   window.geometry = () => {
     const widget = document.querySelector('live-visitors')!;
-    return { state: widget.getAttribute('state'), widget: box(widget), tail: box(document.querySelector('#tail')!), below: box(document.querySelector('#below')!) };
+    return {
+      state: widget.getAttribute('state'),
+      widget: box(widget),
+      tail: box(document.querySelector('#tail')!),
+      below: box(document.querySelector('#below')!),
+    };
   };
   window.recording = { atDefinition: null, shifts: [] };
-  const nameOf = (node: Node | null) => (node instanceof Element ? `${node.localName}${node.id ? `#${node.id}` : ''}` : (node?.nodeName ?? 'gone'));
+  const nameOf = (node: Node | null) =>
+    node instanceof Element ? `${node.localName}${node.id ? `#${node.id}` : ''}` : (node?.nodeName ?? 'gone');
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean; sources: Array<{ node: Node | null }> }>) {
-      if (!entry.hadRecentInput) window.recording.shifts.push({ value: entry.value, sources: entry.sources.map((source) => nameOf(source.node)) });
+    for (const entry of list.getEntries() as Array<
+      PerformanceEntry & { value: number; hadRecentInput: boolean; sources: Array<{ node: Node | null }> }
+    >) {
+      if (!entry.hadRecentInput)
+        window.recording.shifts.push({ value: entry.value, sources: entry.sources.map((source) => nameOf(source.node)) });
     }
   }).observe({ type: 'layout-shift', buffered: true });
   void customElements.whenDefined('live-visitors').then(async () => {

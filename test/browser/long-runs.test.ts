@@ -115,7 +115,9 @@ class BrowserRun {
     for (const [tab, page] of this.pages.entries()) {
       if (await isHidden(page)) continue;
       const expected = (widgets: WidgetReading[]) =>
-        widgets.every((widget) => widget.state === 'live' && widget.count === count && shownCount(widget.text) === count && !brokenText(widget.text));
+        widgets.every(
+          (widget) => widget.state === 'live' && widget.count === count && shownCount(widget.text) === count && !brokenText(widget.text),
+        );
       let widgets = await readWidgets(page);
       for (const deadline = Date.now() + 5_000; !expected(widgets) && Date.now() < deadline; widgets = await readWidgets(page)) {
         await new Promise((resolve) => setTimeout(resolve, 10));
@@ -221,11 +223,14 @@ describe('one simulated hour in Chromium, requests counted at the emulator', () 
  * through its environment seam at call time, so this is what a real hidden tab looks like to it.
  */
 async function setHidden(page: Page, hidden: boolean): Promise<void> {
-  await page.evaluate((state) => {
-    Object.defineProperty(document, 'visibilityState', { value: state, configurable: true });
-    Object.defineProperty(document, 'hidden', { value: state === 'hidden', configurable: true });
-    document.dispatchEvent(new Event('visibilitychange'));
-  }, hidden ? 'hidden' : 'visible');
+  await page.evaluate(
+    (state) => {
+      Object.defineProperty(document, 'visibilityState', { value: state, configurable: true });
+      Object.defineProperty(document, 'hidden', { value: state === 'hidden', configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    },
+    hidden ? 'hidden' : 'visible',
+  );
 }
 
 async function isHidden(page: Page): Promise<boolean> {

@@ -9,7 +9,11 @@ let site: StaticSite;
 let service: EmulatorServer;
 
 beforeAll(async () => {
-  [browser, site, service] = await Promise.all([launchChromium(), startStaticSite(), startEmulatorServer({ port: 0, controls: true, simulate: 12 })]);
+  [browser, site, service] = await Promise.all([
+    launchChromium(),
+    startStaticSite(),
+    startEmulatorServer({ port: 0, controls: true, simulate: 12 }),
+  ]);
   service.emulator.traffic.setTarget(12, { immediate: true });
 });
 

@@ -1,10 +1,7 @@
 import type { RealtimeReport } from '../../src/contract/report.js';
 
 /** What the fake service does with one request. */
-export type Reply =
-  | { status?: number; headers?: Record<string, string>; body?: unknown; raw?: string }
-  | 'hang'
-  | 'network-error';
+export type Reply = { status?: number; headers?: Record<string, string>; body?: unknown; raw?: string } | 'hang' | 'network-error';
 
 export interface RecordedRequest {
   url: string;

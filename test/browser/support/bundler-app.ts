@@ -41,7 +41,12 @@ export async function buildBundlerApp(entries: Record<string, string>): Promise<
     const installed = join(app, 'node_modules', 'live-visitors');
     for (const source of await librarySources()) {
       const { outputText } = ts.transpileModule(await readFile(source, 'utf8'), {
-        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, useDefineForClassFields: false, verbatimModuleSyntax: true },
+        compilerOptions: {
+          module: ts.ModuleKind.ESNext,
+          target: ts.ScriptTarget.ES2022,
+          useDefineForClassFields: false,
+          verbatimModuleSyntax: true,
+        },
         fileName: source,
       });
       const target = join(installed, 'dist', 'lib', relative(project('src'), source).replace(/\.ts$/, '.js'));

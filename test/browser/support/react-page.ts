@@ -23,7 +23,12 @@ function App() {
     h(
       'p',
       { id: 'by-properties' },
-      h('live-visitors', { websiteId, token, apiBase, 'onlive-visitors-update': (event: LiveVisitorsUpdateEvent) => setHeard(event.detail.count) }),
+      h('live-visitors', {
+        websiteId,
+        token,
+        apiBase,
+        'onlive-visitors-update': (event: LiveVisitorsUpdateEvent) => setHeard(event.detail.count),
+      }),
     ),
     // Dash-case attributes (no such property: React sets attributes), `min` as a property from state.
     h(

@@ -8,7 +8,8 @@ export function shownText(widget: Locator): Promise<string> {
   return widget.evaluate((element) => {
     const texts: string[] = [];
     for (const node of element.shadowRoot!.querySelectorAll('[part="text"], slot')) {
-      if (node instanceof HTMLSlotElement) for (const slotted of node.assignedNodes({ flatten: true })) texts.push(slotted.textContent ?? '');
+      if (node instanceof HTMLSlotElement)
+        for (const slotted of node.assignedNodes({ flatten: true })) texts.push(slotted.textContent ?? '');
       else texts.push(node.textContent ?? '');
     }
     return texts.join('').trim();
