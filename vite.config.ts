@@ -16,7 +16,7 @@ function minifyStyles(): Plugin {
       // Only the insides of one template literal shrink; `map: null` keeps the source map of the rest.
       const minified = code.replace(/css`([^`]*)`/g, (_, body: string) => {
         const compact = body
-          .replace(/\/\*[^]*?\*\//g, '')
+          .replace(/\/\*[\s\S]*?\*\//g, '')
           .replace(/\s+/g, ' ')
           .replace(/\s*([{}:;,>])\s*/g, '$1')
           .replace(/;}/g, '}')

@@ -1,5 +1,5 @@
 // A size floor: a bare LitElement (one property, a style, a template), built by the same config as ours.
-import { LitElement, css, html } from 'lit';
+import { css, html, LitElement } from 'lit';
 
 class BareElement extends LitElement {
   static override styles = css`

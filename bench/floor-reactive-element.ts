@@ -1,6 +1,6 @@
 // The floor we build on: Lit's ReactiveElement (properties, attributes, controllers, styles) without
 // lit-html's templates, showing one property as text, built by the same config as ours.
-import { ReactiveElement, css } from '@lit/reactive-element';
+import { css, ReactiveElement } from '@lit/reactive-element';
 
 class BareElement extends ReactiveElement {
   static override styles = css`

@@ -1,7 +1,8 @@
 // The relay's throughput and latency on loopback, against a bare node:http server measured in the same run.
-import autocannon from 'autocannon';
+
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
 import { startEmulatorServer } from '../emulator/src/index.js';
 import { startRelayServer } from '../relay/src/node.js';
 import { printTable, ratio } from './table.js';

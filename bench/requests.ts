@@ -27,7 +27,8 @@ let websiteCounter = 0;
 async function countRequests(tag: string, scenario: Scenario, clock: ReturnType<typeof FakeTimers.install>): Promise<number> {
   requests = 0;
   localStorage.clear();
-  const websiteId = `bench-${(websiteCounter += 1)}`;
+  websiteCounter += 1;
+  const websiteId = `bench-${websiteCounter}`;
   const started = clock.now;
   for (let load = 0; load < scenario.loads; load += 1) {
     const page = document.createElement('main');

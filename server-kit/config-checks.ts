@@ -26,6 +26,7 @@ export function reportUnknownFields(object: Record<string, unknown>, known: read
 }
 
 // Ids travel in URLs and log lines; control characters there only ever hide mistakes.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /** A non-empty string of at most `maxLength` characters without control characters, or an issue naming `at`. */

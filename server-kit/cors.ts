@@ -45,7 +45,7 @@ export class CorsPolicy {
     const headers: Record<string, string> = {};
     // The answer depends on Origin only when some origins are listed and others are not;
     // a shared cache must then keep one copy per origin.
-    if (!this.#anyOrigin && this.#origins.size > 0) headers['Vary'] = 'Origin';
+    if (!this.#anyOrigin && this.#origins.size > 0) headers.Vary = 'Origin';
     // With "*" every answer carries the CORS headers, Origin or not: a shared cache filled by a
     // same-origin page or a health check must still serve pages on other origins.
     if (this.#anyOrigin || this.isAllowed(origin)) {

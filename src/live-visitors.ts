@@ -1,6 +1,6 @@
-import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
+import { type PropertyValues, ReactiveElement } from '@lit/reactive-element';
 import { styles } from './live-visitors.styles.js';
-import { formatMessage, resolveLocale, type CustomTemplates } from './messages.js';
+import { type CustomTemplates, formatMessage, resolveLocale } from './messages.js';
 import type { WidgetState } from './view-state.js';
 import { VisitorsController } from './visitors-controller.js';
 import { WidgetDom } from './widget-dom.js';

@@ -1,6 +1,6 @@
+import type { RealtimeReport } from './contract/report.js';
 import { REQUEST_TIMEOUT_MS } from './realtime/client.js';
 import { CLOCK_SKEW_TOLERANCE_MS, type FeedSnapshot } from './realtime/feed.js';
-import type { RealtimeReport } from './contract/report.js';
 
 /**
  * - `loading`: no answer yet on this page (a cached count may already show);

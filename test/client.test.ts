@@ -310,7 +310,7 @@ describe('errors by status', () => {
   it('turns control characters in the server message into single spaces', async () => {
     const { env } = fetchStub({ [ENDPOINT]: { status: 404, json: { error: '\u0007Website\r\n\u001b[31mnot\u0000found\u007f\n' } } });
     const error = await failure(fetchRealtimeReport({ apiBase: API_BASE, websiteId: freshWebsiteId(), env }));
-    // eslint-disable-next-line no-control-regex
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not get through.
     expect(error.message).not.toMatch(/[\u0000-\u001f\u007f]/);
     expect(error.message).toContain('Website [31mnot found');
   });

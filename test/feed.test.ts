@@ -180,7 +180,7 @@ describe('across tabs', () => {
 
   it('tabs share the backoff: a failing service sees no more requests with three tabs than with one', async () => {
     service.reply = () => ({ status: 503, body: { error: 'down' } });
-    [0, 1, 2].forEach(() => watch(browser.openTab()));
+    for (let tab = 0; tab < 3; tab += 1) watch(browser.openTab());
     await elapse(HOUR);
     const withThreeTabs = service.requests.length;
 

@@ -25,9 +25,10 @@ export function serviceMessage(body: string, contentType: string | null, secrets
     // A broken error body is no reason to hide the status.
   }
   if (typeof text !== 'string') return null;
-  const clean = redact(text, secrets)
-    .replace(/[\u0000-\u001f\u007f-\u009f"\s]+/g, ' ')
-    .trim();
+  // Control characters and quotes would break the quoting of the message or a log line.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point.
+  const folded = redact(text, secrets).replace(/[\u0000-\u001f\u007f-\u009f"\s]+/g, ' ');
+  const clean = folded.trim();
   if (!clean) return null;
   return clean.length > MAX_MESSAGE_LENGTH ? `${clean.slice(0, MAX_MESSAGE_LENGTH)}…` : clean;
 }

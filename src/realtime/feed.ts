@@ -1,7 +1,7 @@
+import { isConfigurationError } from '../contract/errors.js';
 import { retryDelay } from './backoff.js';
 import { fetchRealtimeAnswer, REQUEST_TIMEOUT_MS } from './client.js';
 import { type Environment, environment } from './environment.js';
-import { isConfigurationError } from '../contract/errors.js';
 import { RealtimeError } from './errors.js';
 import { exclusively } from './lock.js';
 import { EMPTY_RECORD, type FeedFailure, type FeedRecord, FeedStore } from './storage.js';

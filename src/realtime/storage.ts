@@ -1,6 +1,6 @@
-import type { Environment } from './environment.js';
 import type { RealtimeErrorKind } from '../contract/errors.js';
 import { parseReport, type RealtimeReport } from '../contract/report.js';
+import type { Environment } from './environment.js';
 
 /** A failure as remembered (and shared with other tabs): what the element needs to show it. */
 export interface FeedFailure {

@@ -1,10 +1,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulatorServer, type EmulatorServer, type Fault } from '../../emulator/src/index.js';
+import { type EmulatorServer, type Fault, startEmulatorServer } from '../../emulator/src/index.js';
 import { auditAccessibility, describeViolations } from './support/axe.js';
 import { launchChromium } from './support/chromium.js';
-import { startStaticSite, type StaticSite } from './support/static-site.js';
+import { type StaticSite, startStaticSite } from './support/static-site.js';
 import { sentence, shownText } from './support/widget.js';
 
 const VISITORS = 23;

@@ -2,10 +2,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fault } from '../../emulator/src/index.js';
 import { launchChromium } from './support/chromium.js';
-import { startCountingEmulator, type CountingEmulator } from './support/counting-emulator.js';
+import { type CountingEmulator, startCountingEmulator } from './support/counting-emulator.js';
 import { FALLBACK_TEXT, shopPage } from './support/shop-page.js';
 import { clockText, SimulatedTime } from './support/simulated-time.js';
-import { startStaticSite, type StaticSite } from './support/static-site.js';
+import { type StaticSite, startStaticSite } from './support/static-site.js';
 import { textTable } from './support/text-table.js';
 import { brokenText, readWidgets, shownCount, type WidgetReading } from './support/widget-probe.js';
 

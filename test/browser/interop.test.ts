@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulatorServer, type EmulatorServer } from '../../emulator/src/index.js';
-import { launchChromium } from './support/chromium.js';
+import { type EmulatorServer, startEmulatorServer } from '../../emulator/src/index.js';
 import { buildBundlerApp, PRODUCTION } from './support/bundler-app.js';
-import { startStaticSite, type StaticSite } from './support/static-site.js';
+import { launchChromium } from './support/chromium.js';
+import { type StaticSite, startStaticSite } from './support/static-site.js';
 import { sentence, shownText } from './support/widget.js';
 
 const project = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
@@ -115,15 +115,13 @@ async function open(path: string, shop: (typeof SHOPS)[keyof typeof SHOPS]): Pro
 
 /** Where a value came from: the property, and whether an attribute carries it too. */
 async function source(page: Page, selector: string, property: 'websiteId' | 'min', attribute: string) {
-  return page
-    .locator(selector)
-    .evaluate(
-      (element, [name, attributeName]) => ({
-        property: (element as unknown as Record<string, unknown>)[name!],
-        attribute: element.getAttribute(attributeName!),
-      }),
-      [property, attribute] as const,
-    );
+  return page.locator(selector).evaluate(
+    (element, [name, attributeName]) => ({
+      property: (element as unknown as Record<string, unknown>)[name!],
+      attribute: element.getAttribute(attributeName!),
+    }),
+    [property, attribute] as const,
+  );
 }
 
 async function expectShows(page: Page, selector: string, text: string): Promise<void> {

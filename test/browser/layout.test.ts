@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulatorServer, type EmulatorServer } from '../../emulator/src/index.js';
+import { type EmulatorServer, startEmulatorServer } from '../../emulator/src/index.js';
 import { launchChromium } from './support/chromium.js';
-import { startStaticSite, type StaticSite } from './support/static-site.js';
+import { type StaticSite, startStaticSite } from './support/static-site.js';
 
 const VISITORS = 23;
 /** Long enough after the first paint for any late rendering to have happened and been recorded. */

@@ -1,8 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startEmulatorServer, type EmulatorServer } from '../../emulator/src/index.js';
+import { type EmulatorServer, startEmulatorServer } from '../../emulator/src/index.js';
 import { launchChromium } from './support/chromium.js';
-import { startStaticSite, type StaticSite } from './support/static-site.js';
+import { type StaticSite, startStaticSite } from './support/static-site.js';
 
 let browser: Browser;
 let site: StaticSite;
