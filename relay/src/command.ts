@@ -7,7 +7,8 @@ const USAGE = `Usage: live-visitors-relay --port <n> --config <file>
 
   --port <n>       port to listen on at 127.0.0.1 (0 picks a free one)
   --config <file>  JSON { "upstream", "websites": [ { "id", "token" } ], "allowOrigins",
-                   "interval", "maxStale", "hourlyBudget" }; LIVE_VISITORS_* variables override it
+                   "interval", "maxStale", "hourlyBudget", "store", "storePrefix",
+                   "storeDownBudget" }; LIVE_VISITORS_* variables override it
   -h, --help       show this help`;
 
 export interface RelayArguments {
@@ -46,6 +47,13 @@ export const relayCommand: ServerCommand = {
   stopped: 'Relay stopped.',
 };
 
+/** The store without the credentials a Redis URL may hold. */
+function describeStore({ store, storePrefix }: RelayConfig): string {
+  if (store === 'memory') return 'memory (one instance; a fleet needs a shared store)';
+  const url = new URL(store);
+  return `${url.protocol}//${url.host}${url.pathname}, keys under "${storePrefix}", shared by the fleet`;
+}
+
 /** Where it listens and what it relays: website ids, never their tokens. */
 function describeRelay(url: string, config: RelayConfig): string {
   const origins = config.allowOrigins.length === 0 ? 'none (same-origin pages only)' : config.allowOrigins.join(', ');
@@ -55,6 +63,7 @@ function describeRelay(url: string, config: RelayConfig): string {
     `Upstream: ${config.upstream}`,
     `Websites: ${config.websites.map((website) => website.id).join(', ')}`,
     `Allowed origins: ${origins}`,
+    `Store: ${describeStore(config)}`,
     `One upstream request per website every ${config.interval} s; last good answer served up to ${config.maxStale} s; ` +
       `at most ${config.hourlyBudget} upstream requests an hour.`,
     'Press Ctrl+C to stop.',

@@ -19,9 +19,18 @@ export interface RelayConfig {
   readonly interval: number;
   /** Seconds a last good answer may still be served while the service fails. */
   readonly maxStale: number;
-  /** Upstream requests the relay may send in any rolling hour, all websites together. */
+  /** Upstream requests the relay may send in any rolling hour, all websites together (the whole fleet's, with a shared store). */
   readonly hourlyBudget: number;
+  /** Where a fleet of instances keeps what must be one: `memory` (one instance) or a `redis://` URL. */
+  readonly store: string;
+  /** Prefix of every key in a shared store, so several relays can share one Redis. */
+  readonly storePrefix: string;
+  /** Upstream requests one instance may send on its own in an hour while the shared store is unreachable. */
+  readonly storeDownBudget: number;
 }
+
+/** A config as written in a file or in code: everything but the upstream and the websites has a default. */
+export type RelayConfigInput = Pick<RelayConfig, 'upstream' | 'websites'> & Partial<Omit<RelayConfig, 'upstream' | 'websites'>>;
 
 /** What a config file (or code) may leave out. */
 export const RELAY_DEFAULTS = Object.freeze({
@@ -31,6 +40,11 @@ export const RELAY_DEFAULTS = Object.freeze({
   maxStale: 600,
   // The Free plan's hourly limit: a fresh install cannot overspend any plan.
   hourlyBudget: 100,
+  store: 'memory',
+  storePrefix: 'live-visitors-relay:',
+  // Without the store no instance knows what the others spent: by default none asks alone, so the
+  // fleet can never pass its budget; the last good answer is served until maxStale.
+  storeDownBudget: 0,
 });
 
 export const CONFIG_LIMITS = Object.freeze({
@@ -40,9 +54,20 @@ export const CONFIG_LIMITS = Object.freeze({
   maxInterval: 3_600,
   maxMaxStale: 7 * 24 * 3_600,
   maxHourlyBudget: 1_000_000,
+  maxStorePrefixLength: 64,
 });
 
-const KNOWN_FIELDS = ['upstream', 'websites', 'allowOrigins', 'interval', 'maxStale', 'hourlyBudget'] as const;
+const KNOWN_FIELDS = [
+  'upstream',
+  'websites',
+  'allowOrigins',
+  'interval',
+  'maxStale',
+  'hourlyBudget',
+  'store',
+  'storePrefix',
+  'storeDownBudget',
+] as const;
 export type RelayConfigField = (typeof KNOWN_FIELDS)[number];
 
 /** Every problem of a relay config at once, each naming its field (and the variable it came from). Never a token. */
@@ -100,6 +125,16 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
     CONFIG_LIMITS.maxHourlyBudget,
     issues,
   );
+  const store = readStore(input.store ?? RELAY_DEFAULTS.store, label('store'), issues);
+  const storePrefix = readStorePrefix(input.storePrefix ?? RELAY_DEFAULTS.storePrefix, label('storePrefix'), issues);
+  const storeDownBudget = readWholeNumber(
+    input.storeDownBudget ?? RELAY_DEFAULTS.storeDownBudget,
+    label('storeDownBudget'),
+    'requests',
+    CONFIG_LIMITS.maxHourlyBudget,
+    issues,
+    0,
+  );
   if (interval !== undefined && maxStale !== undefined && maxStale < interval) {
     // A fresh answer is served for `interval`; a shorter maximum age would contradict that.
     issues.push(`${label('maxStale')} (${maxStale}) must be at least interval (${interval})`);
@@ -112,7 +147,44 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
     interval: interval!,
     maxStale: maxStale!,
     hourlyBudget: hourlyBudget!,
+    store: store!,
+    storePrefix: storePrefix!,
+    storeDownBudget: storeDownBudget!,
   });
+}
+
+/** `memory`, or a `redis://` / `rediss://` URL; a wrong value is described without its credentials. */
+function readStore(value: unknown, at: string, issues: string[]): string | undefined {
+  const expected = 'must be "memory" or a Redis URL like "redis://127.0.0.1:6379/0"';
+  if (value === 'memory') return value;
+  if (typeof value !== 'string') {
+    issues.push(`${at} ${expected} (got ${describeValue(value)})`);
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    // Not a URL, so nothing tells where a password would sit: only a short word is shown.
+    const shown = value.length <= 8 ? JSON.stringify(value) : `a string of ${value.length} characters`;
+    issues.push(`${at} ${expected} (got ${shown})`);
+    return undefined;
+  }
+  // The URL may hold the Redis password: only its scheme, host and path are ever shown.
+  const shown = `${url.protocol}//${url.host}${url.pathname}`;
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') issues.push(`${at} ${expected} (got ${JSON.stringify(shown)})`);
+  else if (!url.hostname) issues.push(`${at} needs a host, like "redis://127.0.0.1:6379/0"`);
+  else if (!/^\/?\d{0,2}$/.test(url.pathname))
+    issues.push(`${at}: the path must be a database number from 0 to 99 (got ${JSON.stringify(shown)})`);
+  else return value.trim();
+  return undefined;
+}
+
+function readStorePrefix(value: unknown, at: string, issues: string[]): string | undefined {
+  const max = CONFIG_LIMITS.maxStorePrefixLength;
+  if (typeof value === 'string' && value.length <= max && /^[\w:.-]*$/.test(value)) return value;
+  issues.push(`${at} must be up to ${max} letters, digits and _ : . - (got ${describeValue(value)})`);
+  return undefined;
 }
 
 function readUpstream(value: unknown, at: string, issues: string[]): string | undefined {
@@ -212,9 +284,9 @@ function isOrigin(value: unknown): value is string {
   }
 }
 
-function readWholeNumber(value: unknown, at: string, unit: string, max: number, issues: string[]): number | undefined {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-    issues.push(`${at} must be a whole number of ${unit} from 1 to ${max} (got ${describeValue(value)})`);
+function readWholeNumber(value: unknown, at: string, unit: string, max: number, issues: string[], min = 1): number | undefined {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    issues.push(`${at} must be a whole number of ${unit} from ${min} to ${max} (got ${describeValue(value)})`);
     return undefined;
   }
   return value;
@@ -231,6 +303,12 @@ export function relayConfigWarnings(config: RelayConfig): string[] {
       `${config.websites.length} website(s) refreshed every ${config.interval} s need up to ${needed} upstream requests an hour, ` +
         `more than hourlyBudget (${config.hourlyBudget}): late in each hour answers go stale, then fail. ` +
         `${fix} if your plan allows.`,
+    );
+  }
+  if (config.storeDownBudget > 0 && config.store !== 'memory') {
+    warnings.push(
+      `storeDownBudget (${config.storeDownBudget}): while the store is unreachable each instance may ask upstream on its own, ` +
+        'so N instances may send N times that on top of hourlyBudget. Keep N × storeDownBudget within what your plan leaves.',
     );
   }
   const upstream = new URL(config.upstream);

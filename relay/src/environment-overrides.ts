@@ -11,6 +11,9 @@ export const RELAY_ENVIRONMENT_VARIABLES = Object.freeze({
   interval: 'LIVE_VISITORS_INTERVAL',
   maxStale: 'LIVE_VISITORS_MAX_STALE',
   hourlyBudget: 'LIVE_VISITORS_HOURLY_BUDGET',
+  store: 'LIVE_VISITORS_STORE',
+  storePrefix: 'LIVE_VISITORS_STORE_PREFIX',
+  storeDownBudget: 'LIVE_VISITORS_STORE_DOWN_BUDGET',
 } satisfies Record<RelayConfigField, string>);
 
 export type EnvironmentVariables = Readonly<Record<string, string | undefined>>;
@@ -44,6 +47,8 @@ export function relayConfigFromEnvironment(env: EnvironmentVariables): RelayConf
 function readVariable(field: RelayConfigField, name: string, text: string, issues: string[]): unknown {
   switch (field) {
     case 'upstream':
+    case 'store':
+    case 'storePrefix':
       return text;
     case 'websites':
       return readJson(name, text, '[{"id":"my-shop","token":"…"}]', issues);

@@ -4,7 +4,7 @@
  * loading and command are in `./node.js`.
  */
 export { REALTIME_PATH } from '../../src/contract/request.js';
-export type { RelayConfig, RelayedWebsite } from './config.js';
+export type { RelayConfig, RelayConfigInput, RelayedWebsite } from './config.js';
 export {
   CONFIG_LIMITS,
   parseRelayConfig,
@@ -18,4 +18,6 @@ export type { EnvironmentVariables } from './environment-overrides.js';
 export { parseRelayConfigWithEnvironment, RELAY_ENVIRONMENT_VARIABLES, relayConfigFromEnvironment } from './environment-overrides.js';
 export type { RelayHandler, RelayOptions } from './relay.js';
 export { createRelay } from './relay.js';
+export { MemoryStore } from './store/memory-store.js';
+export type { BudgetDecision, RelayStore, SharedAnswer, StoredFailure, WebsiteState } from './store/relay-store.js';
 export type { FetchFunction } from './upstream.js';

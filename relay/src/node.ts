@@ -5,3 +5,6 @@ export { relayCommand } from './command.js';
 export * from './index.js';
 export type { RelayServer, RelayServerOptions } from './server.js';
 export { loadRelayConfig, startRelayServer } from './server.js';
+export { createRelayStore } from './store/create-store.js';
+export type { RedisStoreOptions } from './store/redis-store.js';
+export { RedisStore } from './store/redis-store.js';

@@ -13,7 +13,9 @@ import {
   preflightAnswer,
   reportAnswer,
 } from './answers.js';
-import { parseRelayConfig, type RelayConfig } from './config.js';
+import { parseRelayConfig, RelayConfigError, type RelayConfigInput } from './config.js';
+import { MemoryStore } from './store/memory-store.js';
+import type { RelayStore } from './store/relay-store.js';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, type FetchFunction } from './upstream.js';
 import { WebsiteCache } from './website-cache.js';
 
@@ -22,7 +24,7 @@ export type RelayHandler = (request: Request) => Promise<Response>;
 
 export interface RelayOptions {
   /** Validated again here, so a hand-written object gets the same clear errors as a file. */
-  readonly config: RelayConfig;
+  readonly config: RelayConfigInput;
   /** How the relay reaches the service; the global `fetch` when absent. */
   readonly fetch?: FetchFunction;
   /** Milliseconds; must never go back. A monotonic clock when absent, so a system clock change cannot freeze or flush the cache. */
@@ -32,6 +34,15 @@ export interface RelayOptions {
   /** One line per upstream failure, recovery or spent budget, already free of tokens; `console.warn` when absent. */
   readonly log?: (line: string) => void;
   readonly upstreamTimeoutMs?: number;
+  /**
+   * What a fleet of instances shares (answers, the claim to ask upstream, the hourly budget).
+   * This process's memory when absent, which is right for one instance. Required when the
+   * config names a shared store: `createRelayStore` (from `live-visitors-relay/node`) makes the
+   * Redis one, the `./cloudflare` entry the Durable Object one.
+   */
+  readonly store?: RelayStore;
+  /** Names this instance in the store's claims; a random id when absent. */
+  readonly instanceId?: string;
 }
 
 /** The methods the relay answers; OPTIONS only as a CORS preflight. */
@@ -61,14 +72,23 @@ export function createRelay(options: RelayOptions): RelayHandler {
     // The widget sends neither, so it needs no preflight; a page that still sets a token keeps working (the header is ignored).
     allowHeaders: ['Authorization', 'If-None-Match'],
   });
-  const budget = new RollingHourLimit(config.hourlyBudget);
+  if (!options.store && config.store !== 'memory') {
+    throw new RelayConfigError('createRelay options', [
+      'store names a shared store: pass its RelayStore as the store option (createRelayStore(config) from live-visitors-relay/node makes the Redis one)',
+    ]);
+  }
+  const store = options.store ?? new MemoryStore(now);
+  const holder = options.instanceId ?? crypto.randomUUID();
+  const storeDownBudget = new RollingHourLimit(config.storeDownBudget);
   const caches = new Map(
     config.websites.map((website) => [
       website.id,
       new WebsiteCache({
         website,
         config,
-        budget,
+        store,
+        holder,
+        storeDownBudget,
         fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
         now,
         random: options.random ?? Math.random,
@@ -104,7 +124,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
     if (result.kind === 'unavailable') {
       return errorAnswer(result.status, result.message, context, { 'Retry-After': String(retryAfterSeconds(result.retryAtMs, nowMs)) });
     }
-    const caching = freshnessHeaders(nowMs - result.answer.receivedAtMs, config);
+    const caching = freshnessHeaders(nowMs - result.answer.fetchedAtMs, config);
     return matchesIfNoneMatch(request.headers.get('if-none-match'), result.answer.etag)
       ? notModifiedAnswer(result.answer, caching, context)
       : reportAnswer(result.answer, caching, context);

@@ -1,9 +1,10 @@
 import { ConfigError } from '../../server-kit/config-checks.js';
 import { readJsonConfigFile } from '../../server-kit/json-file.js';
 import { type NodeServer, serveOnNode } from '../../server-kit/serve.js';
-import { type RelayConfig, RelayConfigError } from './config.js';
+import { parseRelayConfig, type RelayConfig, RelayConfigError } from './config.js';
 import { type EnvironmentVariables, parseRelayConfigWithEnvironment } from './environment-overrides.js';
 import { createRelay, type RelayOptions } from './relay.js';
+import { createRelayStore } from './store/create-store.js';
 
 export interface RelayServerOptions extends RelayOptions {
   /** 0 picks a free port. */
@@ -17,10 +18,33 @@ export type RelayServer = NodeServer;
 /** Longer than the upstream timeout, so a browser waiting on the service still gets its answer. */
 const GRACE_MS = 6_000;
 
-/** Serves a relay over HTTP on Node; resolves once it listens, rejects with `RelayConfigError` for a bad config. */
+/**
+ * Serves a relay over HTTP on Node, with the shared store its config names (unless `store` is
+ * given); resolves once it listens, rejects with `RelayConfigError` for a bad config. Closing it
+ * closes the store it made.
+ */
 export async function startRelayServer(options: RelayServerOptions): Promise<RelayServer> {
   const { port, hostname, ...relayOptions } = options;
-  return serveOnNode(createRelay(relayOptions), { port, hostname, graceMs: GRACE_MS });
+  const config = parseRelayConfig(relayOptions.config, { source: 'startRelayServer options' });
+  const log = relayOptions.log ?? ((line: string) => console.warn(line));
+  const ownStore = relayOptions.store ? undefined : await createRelayStore(config, (line) => log(`[live-visitors-relay] ${line}`));
+  try {
+    const server = await serveOnNode(createRelay({ ...relayOptions, config, store: relayOptions.store ?? ownStore }), {
+      port,
+      hostname,
+      graceMs: GRACE_MS,
+    });
+    return {
+      url: server.url,
+      async close() {
+        await server.close();
+        await ownStore?.close();
+      },
+    };
+  } catch (error) {
+    await ownStore?.close();
+    throw error;
+  }
 }
 
 /**

@@ -1,19 +1,13 @@
 import type { RollingHourLimit } from '../../server-kit/rolling-hour.js';
-import type { RealtimeReport } from '../../src/contract/report.js';
 import { redact } from '../../src/contract/service-message.js';
 import { retryDelay } from '../../src/realtime/backoff.js';
 import { etagFor } from './answers.js';
 import type { RelayConfig, RelayedWebsite } from './config.js';
-import { type FetchFunction, fetchUpstreamReport, type UpstreamFailure } from './upstream.js';
+import type { RelayStore, SharedAnswer, WebsiteState } from './store/relay-store.js';
+import { type FetchFunction, fetchUpstreamReport } from './upstream.js';
 
 /** A validated upstream answer, serialised once and served to every browser until it is too old. */
-export interface CachedAnswer {
-  readonly report: RealtimeReport;
-  /** Exactly the contract's three fields; never the upstream body itself. */
-  readonly body: string;
-  readonly etag: string;
-  readonly receivedAtMs: number;
-}
+export type CachedAnswer = SharedAnswer;
 
 export type WebsiteAnswer =
   | {
@@ -30,9 +24,13 @@ export type WebsiteAnswer =
 
 export interface WebsiteCacheParts {
   readonly website: RelayedWebsite;
-  readonly config: Pick<RelayConfig, 'upstream' | 'interval' | 'maxStale'>;
-  /** The relay's upstream requests in the rolling hour, shared by all its websites. */
-  readonly budget: RollingHourLimit;
+  readonly config: Pick<RelayConfig, 'upstream' | 'interval' | 'maxStale' | 'hourlyBudget'>;
+  /** What the fleet shares: the website's state, the claim to ask upstream, the hourly budget. */
+  readonly store: RelayStore;
+  /** Names this instance in the store's claims. */
+  readonly holder: string;
+  /** This instance's own budget while the store is unreachable (`storeDownBudget`), shared by its websites. */
+  readonly storeDownBudget: RollingHourLimit;
   readonly fetch: FetchFunction;
   readonly now: () => number;
   readonly random: () => number;
@@ -42,19 +40,30 @@ export interface WebsiteCacheParts {
   readonly log: (line: string) => void;
 }
 
+const NOTHING_YET: WebsiteState = { answer: null, failures: 0, nextAttemptAtMs: Number.NEGATIVE_INFINITY, failure: null };
+/** How often an instance looks at the store while another one asks upstream, and after the store failed. */
+const STORE_POLL_MS = 100;
+const STORE_RETRY_MS = 1_000;
+/** A claim outlives the upstream request it covers by this much (store round trips), and no more. */
+const CLAIM_SLACK_MS = 2_000;
+
 /**
- * The relay's memory of one website: the last good answer, kept apart from the latest
- * failure, and the single upstream request in flight that every browser asking meanwhile
- * waits for. The service is asked at most once per interval, less often while it fails.
+ * One website as this instance serves it: a local copy of the fleet's state, refreshed from the
+ * shared store when it is due, so a fresh answer costs no I/O at all. When the answer is due, one
+ * instance of the fleet claims the right to ask upstream, within the fleet's hourly budget, and
+ * writes the result to the store; the others (and every browser of this instance meanwhile) wait
+ * for it, boundedly. Without a store the instance serves what it has, and asks upstream on its
+ * own only within `storeDownBudget`.
  */
 export class WebsiteCache {
   readonly #parts: WebsiteCacheParts;
-  #answer: CachedAnswer | undefined;
-  #refreshing: Promise<void> | undefined;
-  #nextAttemptAtMs = Number.NEGATIVE_INFINITY;
-  #failures = 0;
-  #lastFailure: UpstreamFailure | undefined;
+  #state: WebsiteState = NOTHING_YET;
+  #syncing: Promise<void> | undefined;
+  /** Not before this time does this instance look at the store again (back-off, budget, a failed store). */
+  #nextSyncAtMs = Number.NEGATIVE_INFINITY;
+  #budgetRoomAtMs = Number.NEGATIVE_INFINITY;
   #budgetSpentReported = false;
+  #storeDown = false;
 
   constructor(parts: WebsiteCacheParts) {
     this.#parts = parts;
@@ -68,102 +77,191 @@ export class WebsiteCache {
     return this.#parts.config.maxStale * 1000;
   }
 
-  /** What to tell a browser now: asks the service first when the answer is due and asking is allowed. */
+  /** What to tell a browser now: brings the answer up to date first when it is due. */
   async current(): Promise<WebsiteAnswer> {
     const nowMs = this.#parts.now();
-    if (!this.#isFresh(nowMs)) {
-      this.#refreshIfAllowed(nowMs);
-      if (this.#refreshing) await this.#refreshing;
+    if (!this.#isFresh(nowMs) && nowMs >= this.#nextSyncAtMs) {
+      this.#syncing ??= this.#sync().finally(() => {
+        this.#syncing = undefined;
+      });
     }
+    if (this.#syncing) await this.#syncing;
     return this.#outcome(this.#parts.now());
   }
 
   #isFresh(nowMs: number): boolean {
-    return this.#answer !== undefined && nowMs - this.#answer.receivedAtMs < this.#intervalMs;
+    const { answer } = this.#state;
+    return answer !== null && nowMs - answer.fetchedAtMs < this.#intervalMs;
   }
 
-  #refreshIfAllowed(nowMs: number): void {
-    if (this.#refreshing || nowMs < this.#nextAttemptAtMs) return;
-    if (!this.#parts.budget.tryTake(nowMs)) {
-      this.#reportBudgetSpent(nowMs);
-      return;
+  async #sync(): Promise<void> {
+    const { store, website, holder, upstreamTimeoutMs, now } = this.#parts;
+    const id = website.id;
+    try {
+      this.#adopt(await stored(() => store.read(id)));
+      this.#storeAnswers();
+      if (!this.#isDue(now())) return;
+      if (!(await stored(() => store.claim(id, holder, upstreamTimeoutMs + CLAIM_SLACK_MS)))) {
+        await this.#awaitOtherInstance();
+        return;
+      }
+      try {
+        // Another instance may have finished between our read and our claim.
+        this.#adopt(await stored(() => store.read(id)));
+        if (!this.#isDue(now())) return;
+        const budget = await stored(() => store.takeBudget(now(), this.#parts.config.hourlyBudget));
+        if (!budget.taken) {
+          this.#budgetSpent(budget.nextRoomAtMs);
+          return;
+        }
+        this.#budgetSpentReported = false;
+        await this.#askUpstream();
+        await stored(() => store.write(id, this.#state, this.#keepMs()));
+      } finally {
+        stored(() => store.release(id, holder)).catch(() => {});
+      }
+    } catch (error) {
+      // Only the store's failures are survivable here; anything else is a bug the handler reports.
+      if (!(error instanceof StoreFailure)) throw error;
+      await this.#withoutStore(error.cause);
     }
-    this.#budgetSpentReported = false;
-    this.#refreshing = this.#refresh().finally(() => {
-      this.#refreshing = undefined;
-    });
   }
 
-  async #refresh(): Promise<void> {
-    const { website, config, fetch, now, upstreamTimeoutMs } = this.#parts;
+  /** Nothing fresh, and neither back-off nor a spent budget stands in the way. */
+  #isDue(nowMs: number): boolean {
+    if (this.#isFresh(nowMs) || nowMs < this.#state.nextAttemptAtMs) {
+      this.#nextSyncAtMs = this.#state.nextAttemptAtMs;
+      return false;
+    }
+    return nowMs >= this.#budgetRoomAtMs;
+  }
+
+  /** Another instance holds the claim: its result reaches the store within the claim's life. */
+  async #awaitOtherInstance(): Promise<void> {
+    const { store, website, now, upstreamTimeoutMs } = this.#parts;
+    // Compared by value: every read from a shared store is a new object.
+    const { answer, nextAttemptAtMs } = this.#state;
+    const giveUpAtMs = now() + upstreamTimeoutMs + CLAIM_SLACK_MS;
+    while (now() < giveUpAtMs) {
+      await new Promise((resolve) => setTimeout(resolve, STORE_POLL_MS));
+      this.#adopt(await stored(() => store.read(website.id)));
+      if (this.#state.answer?.fetchedAtMs !== answer?.fetchedAtMs || this.#state.nextAttemptAtMs !== nextAttemptAtMs) return;
+    }
+  }
+
+  /** Takes the fleet's state, unless this instance holds a newer answer (got while the store was down). */
+  #adopt(shared: WebsiteState | null): void {
+    if (!shared) return;
+    const mine = this.#state.answer;
+    if (mine && (!shared.answer || shared.answer.fetchedAtMs < mine.fetchedAtMs)) this.#state = { ...shared, answer: mine };
+    else this.#state = shared;
+  }
+
+  /** How long the store keeps the state: as long as its answer may be served, and past its back-off. */
+  #keepMs(): number {
+    const { answer, nextAttemptAtMs } = this.#state;
+    const nowMs = this.#parts.now();
+    const servedUntil = answer ? answer.fetchedAtMs + this.#maxStaleMs : nowMs;
+    return Math.max(servedUntil, nextAttemptAtMs, nowMs) - nowMs + this.#intervalMs;
+  }
+
+  async #askUpstream(): Promise<void> {
+    const { website, config, fetch, now, random, tokens, upstreamTimeoutMs } = this.#parts;
     const result = await fetchUpstreamReport({ upstream: config.upstream, website, fetch, now, timeoutMs: upstreamTimeoutMs });
-    if ('failure' in result) {
-      this.#recordFailure(result.failure);
+    const nowMs = now();
+    const previous = this.#state;
+    if ('report' in result) {
+      const body = JSON.stringify(result.report);
+      const answer = { body, etag: await etagFor(body), fetchedAtMs: nowMs };
+      this.#state = { answer, failures: 0, nextAttemptAtMs: nowMs + this.#intervalMs, failure: null };
+      if (previous.failures > 0) this.#say(`the analytics service answers again, after ${previous.failures} failed request(s)`);
       return;
     }
-    const body = JSON.stringify(result.report);
-    const receivedAtMs = now();
-    this.#answer = { report: result.report, body, etag: await etagFor(body), receivedAtMs };
-    this.#nextAttemptAtMs = receivedAtMs + this.#intervalMs;
-    if (this.#failures > 0) this.#say(`the analytics service answers again, after ${this.#failures} failed request(s)`);
-    this.#failures = 0;
-    this.#lastFailure = undefined;
-  }
-
-  #recordFailure(failure: UpstreamFailure): void {
-    const { now, random, tokens } = this.#parts;
-    const nowMs = now();
-    this.#failures += 1;
-    this.#lastFailure = { ...failure, reason: redact(failure.reason, tokens) };
+    const failures = previous.failures + 1;
+    const { kind, status, reason, retryAfterMs } = result.failure;
     // The widget's policy: never sooner than the interval, exponential with a cap, 429s honoured.
-    this.#nextAttemptAtMs = nowMs + retryDelay(failure, this.#failures, this.#intervalMs, random());
+    const wait = retryDelay({ kind, retryAfterMs }, failures, this.#intervalMs, random());
+    this.#state = { ...previous, failures, nextAttemptAtMs: nowMs + wait, failure: { kind, status, reason: redact(reason, tokens) } };
+    const { answer } = previous;
     const fallback =
-      this.#answer && nowMs - this.#answer.receivedAtMs < this.#maxStaleMs
-        ? `serving the answer from ${seconds(nowMs - this.#answer.receivedAtMs)} s ago`
+      answer && nowMs - answer.fetchedAtMs < this.#maxStaleMs
+        ? `serving the answer from ${seconds(nowMs - answer.fetchedAtMs)} s ago`
         : 'no answer to fall back on';
     this.#say(
-      `the analytics service ${this.#lastFailure.reason}; ${fallback}; ` +
-        `next attempt in ${seconds(this.#nextAttemptAtMs - nowMs)} s (failure ${this.#failures} in a row)`,
+      `the analytics service ${this.#state.failure!.reason}; ${fallback}; ` +
+        `next attempt in ${seconds(wait)} s (failure ${failures} in a row)`,
     );
   }
 
-  #reportBudgetSpent(nowMs: number): void {
+  /**
+   * The store failed (unreachable, timed out, answered garbage). This instance knows neither the
+   * others' answers nor what they spent: it serves its own copy until maxStale, and asks upstream
+   * alone only within its `storeDownBudget` (none by default, so the fleet can never overspend).
+   */
+  async #withoutStore(error: unknown): Promise<void> {
+    const { now, storeDownBudget } = this.#parts;
+    if (!this.#storeDown) {
+      this.#storeDown = true;
+      const cause = error instanceof Error ? error.message : String(error);
+      this.#say(
+        `the shared store failed (${cause}); serving this instance's last answer up to maxStale` +
+          (storeDownBudget.limit > 0 ? `, and asking upstream alone at most ${storeDownBudget.limit} times an hour` : ''),
+      );
+    }
+    const nowMs = now();
+    this.#nextSyncAtMs = nowMs + STORE_RETRY_MS;
+    if (this.#isFresh(nowMs) || nowMs < this.#state.nextAttemptAtMs || !storeDownBudget.tryTake(nowMs)) return;
+    await this.#askUpstream();
+  }
+
+  #storeAnswers(): void {
+    if (!this.#storeDown) return;
+    this.#storeDown = false;
+    this.#say('the shared store answers again');
+  }
+
+  #budgetSpent(roomAtMs: number): void {
+    this.#budgetRoomAtMs = roomAtMs;
+    this.#nextSyncAtMs = roomAtMs;
     if (this.#budgetSpentReported) return;
     this.#budgetSpentReported = true;
-    const { budget } = this.#parts;
+    const nowMs = this.#parts.now();
     this.#say(
-      `hourly budget of ${budget.limit} upstream requests spent; no request to the analytics service ` +
-        `for ${seconds(budget.nextRoomAt(nowMs) - nowMs)} s. Raise interval, or hourlyBudget if the plan allows.`,
+      `hourly budget of ${this.#parts.config.hourlyBudget} upstream requests spent; no request to the analytics service ` +
+        `for ${seconds(roomAtMs - nowMs)} s. Raise interval, or hourlyBudget if the plan allows.`,
     );
   }
 
   #outcome(nowMs: number): WebsiteAnswer {
-    const answer = this.#answer;
-    if (answer && nowMs - answer.receivedAtMs < this.#maxStaleMs) {
-      return { kind: 'report', answer };
-    }
-    const retryAtMs = this.#nextChanceAtMs(nowMs);
+    const { answer, failure, nextAttemptAtMs } = this.#state;
+    if (answer && nowMs - answer.fetchedAtMs < this.#maxStaleMs) return { kind: 'report', answer };
+    const retryAtMs = Math.max(nowMs, nextAttemptAtMs, this.#budgetRoomAtMs, this.#nextSyncAtMs);
     const fallback = `the relay holds no answer younger than ${this.#parts.config.maxStale} s; it asks again in ${seconds(retryAtMs - nowMs)} s`;
-    const failure = this.#lastFailure;
     if (failure) {
       const status = failure.kind === 'timeout' ? 504 : failure.kind === 'rate-limited' ? 503 : 502;
       return { kind: 'unavailable', status, message: `The analytics service ${failure.reason}; ${fallback}.`, retryAtMs };
     }
-    return {
-      kind: 'unavailable',
-      status: 503,
-      message: `The relay's hourly budget of ${this.#parts.budget.limit} upstream requests is spent; ${fallback}.`,
-      retryAtMs,
-    };
-  }
-
-  /** The earliest moment the relay may ask the service again (back-off and budget both). */
-  #nextChanceAtMs(nowMs: number): number {
-    return Math.max(nowMs, this.#nextAttemptAtMs, this.#parts.budget.nextRoomAt(nowMs));
+    const cause = this.#storeDown
+      ? 'The relay cannot reach its shared store'
+      : `The relay's hourly budget of ${this.#parts.config.hourlyBudget} upstream requests is spent`;
+    return { kind: 'unavailable', status: 503, message: `${cause}; ${fallback}.`, retryAtMs };
   }
 
   #say(text: string): void {
     this.#parts.log(`website "${this.#parts.website.id}": ${text}`);
+  }
+}
+
+/** A store operation failed (unreachable, timed out, garbage): the relay carries on without the store. */
+class StoreFailure extends Error {
+  override name = 'StoreFailure';
+}
+
+async function stored<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (cause) {
+    throw new StoreFailure(cause instanceof Error ? cause.message : String(cause), { cause });
   }
 }
 

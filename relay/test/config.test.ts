@@ -38,6 +38,9 @@ describe('parseRelayConfig', () => {
       interval: 60,
       maxStale: 600,
       hourlyBudget: 100,
+      store: 'memory',
+      storePrefix: 'live-visitors-relay:',
+      storeDownBudget: 0,
     });
     expect(config.websites[0]!.token).toBe(TOKEN);
     expect(Object.isFrozen(config)).toBe(true);
@@ -69,6 +72,36 @@ describe('parseRelayConfig', () => {
       'upstream must use https (or http), like "https://analytics.example.com"',
     ],
     ['credentials in upstream', { ...minimal, upstream: 'https://me:pw@x.example' }, 'upstream must not contain a user name or password'],
+    [
+      'a store that is no URL',
+      { ...minimal, store: 'redis' },
+      'store must be "memory" or a Redis URL like "redis://127.0.0.1:6379/0" (got "redis")',
+    ],
+    [
+      'a store of another kind, with a password',
+      { ...minimal, store: 'postgres://admin:s3cret-pass@db.internal/x' },
+      'store must be "memory" or a Redis URL like "redis://127.0.0.1:6379/0" (got "postgres://db.internal/x")',
+    ],
+    [
+      'a store whose database is no number',
+      { ...minimal, store: 'redis://:s3cret-pass@cache.internal/shop' },
+      'store: the path must be a database number from 0 to 99 (got "redis://cache.internal/shop")',
+    ],
+    [
+      'a store that is a number',
+      { ...minimal, store: 6379 },
+      'store must be "memory" or a Redis URL like "redis://127.0.0.1:6379/0" (got 6379)',
+    ],
+    [
+      'a store prefix with spaces',
+      { ...minimal, storePrefix: 'my shop' },
+      'storePrefix must be up to 64 letters, digits and _ : . - (got "my shop")',
+    ],
+    [
+      'a negative store-down budget',
+      { ...minimal, storeDownBudget: -1 },
+      'storeDownBudget must be a whole number of requests from 0 to 1000000 (got -1)',
+    ],
     [
       'a query in upstream',
       { ...minimal, upstream: 'https://x.example/?a=1' },
@@ -128,7 +161,7 @@ describe('parseRelayConfig', () => {
     [
       'an unknown field',
       { ...minimal, intervall: 30 },
-      'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget)',
+      'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget, store, storePrefix, storeDownBudget)',
     ],
   ])('refuses %s', (_name, input, issue) => {
     const issues = issuesOf(() => parseRelayConfig(input, { source: 'relay.json' }));
@@ -153,6 +186,9 @@ describe('environment overrides', () => {
     LIVE_VISITORS_INTERVAL: '120',
     LIVE_VISITORS_MAX_STALE: '900',
     LIVE_VISITORS_HOURLY_BUDGET: '1000',
+    LIVE_VISITORS_STORE: 'redis://cache.internal:6380/2',
+    LIVE_VISITORS_STORE_PREFIX: 'shop-a:',
+    LIVE_VISITORS_STORE_DOWN_BUDGET: '10',
   };
 
   it('builds a whole config from variables alone', () => {
@@ -164,6 +200,9 @@ describe('environment overrides', () => {
       interval: 120,
       maxStale: 900,
       hourlyBudget: 1000,
+      store: 'redis://cache.internal:6380/2',
+      storePrefix: 'shop-a:',
+      storeDownBudget: 10,
     });
     expect(config.websites[0]!.token).toBe(TOKEN);
   });

@@ -1,6 +1,6 @@
 import { type EmulatorConfig, startEmulatorServer } from '../../../emulator/src/index.js';
 import { serveOnNode } from '../../../server-kit/serve.js';
-import type { RelayConfig } from '../../src/config.js';
+import type { RelayConfig, RelayConfigInput } from '../../src/config.js';
 import { createRelay, type RelayOptions } from '../../src/relay.js';
 
 type EmulatorServer = Awaited<ReturnType<typeof startEmulatorServer>>;
@@ -79,7 +79,7 @@ export interface RelayHarness {
   close(): Promise<void>;
 }
 
-export const defaultRelayConfig = (upstream: string, overrides: Partial<RelayConfig> = {}): RelayConfig => ({
+export const defaultRelayConfig = (upstream: string, overrides: Partial<RelayConfig> = {}): RelayConfigInput => ({
   upstream,
   websites: [SHOP, OTHER_SHOP],
   allowOrigins: ['https://shop.example'],
