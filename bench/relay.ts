@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { startEmulatorServer } from '../emulator/src/index.js';
 import { startRelayServer } from '../relay/src/node.js';
+import { startRedisServer } from '../relay/test/support/redis-server.js';
 import { printTable, ratio } from './table.js';
 
 const CONNECTIONS = 50;
@@ -53,45 +54,66 @@ async function startBareServer(body: string): Promise<{ url: string; close(): Pr
   };
 }
 
-export async function benchRelay(): Promise<void> {
-  const emulator = await startEmulatorServer({ port: 0, config: { websites: [{ ...WEBSITE, plan: 'enterprise' }] } });
-  let upstreamRequests = 0;
-  const relay = await startRelayServer({
+async function startRelay(upstream: string, options: { interval: number; store?: string }, count: () => void) {
+  const { interval, store = 'memory' } = options;
+  return startRelayServer({
     port: 0,
-    // The longest interval, so every measured request is answered from the cached answer.
-    config: { upstream: emulator.url, websites: [WEBSITE], allowOrigins: [], interval: 3_600, maxStale: 3_600, hourlyBudget: 100 },
+    config: { upstream, websites: [WEBSITE], interval, maxStale: 3_600, hourlyBudget: 100_000, store },
     fetch: (input, init) => {
-      upstreamRequests += 1;
+      count();
       return fetch(input, init);
     },
     log: () => undefined,
   });
-  const relayUrl = `${relay.url}/api/v1/realtime?websiteId=${WEBSITE.id}`;
-  const warm = await fetch(relayUrl);
+}
+
+export async function benchRelay(): Promise<void> {
+  const [emulator, redis] = await Promise.all([
+    startEmulatorServer({ port: 0, config: { websites: [{ ...WEBSITE, plan: 'enterprise' }] } }),
+    startRedisServer(),
+  ]);
+  let upstreamRequests = 0;
+  const count = () => {
+    upstreamRequests += 1;
+  };
+  // The longest interval: every measured request is answered from the cached answer.
+  const cached = await startRelay(emulator.url, { interval: 3_600 }, count);
+  // One second: the answer is due every second, so the runs include the refresh path and its store round trips.
+  const refreshingMemory = await startRelay(emulator.url, { interval: 1 }, count);
+  const refreshingRedis = await startRelay(emulator.url, { interval: 1, store: redis.url }, count);
+  const query = `/api/v1/realtime?websiteId=${WEBSITE.id}`;
+  const warm = await fetch(`${cached.url}${query}`);
   const body = await warm.text();
   const floorServer = await startBareServer(body);
   try {
     const floor = await measure(floorServer.url);
     const before = upstreamRequests;
-    const relayed = await measure(relayUrl);
+    const relayed = await measure(`${cached.url}${query}`);
+    const cachedUpstream = upstreamRequests - before;
+    const memory = await measure(`${refreshingMemory.url}${query}`);
+    const shared = await measure(`${refreshingRedis.url}${query}`);
     const rows = [
-      { server: 'bare node:http, constant JSON (floor)', run: floor },
-      { server: 'relay (srvx), cached answer', run: relayed },
+      { server: 'bare node:http, constant JSON (floor)', run: floor, anchor: floor },
+      { server: `relay, cached answer (${cachedUpstream} upstream requests in the run)`, run: relayed, anchor: floor },
+      { server: 'relay, memory store, interval 1 s', run: memory, anchor: floor },
+      { server: 'relay, Redis store, interval 1 s', run: shared, anchor: memory },
     ];
     printTable(
-      `Relay on loopback, cached path (one warm answer; ${upstreamRequests - before} upstream requests during the run): ` +
-        `autocannon, ${CONNECTIONS} connections, ${DURATION_SECONDS} s per server after ${WARMUP_SECONDS} s warm-up, ${body.length}-byte body`,
-      rows.map(({ server, run }) => ({
+      `Relay on loopback: autocannon, ${CONNECTIONS} connections, ${DURATION_SECONDS} s per server after ${WARMUP_SECONDS} s warm-up, ` +
+        `${body.length}-byte body. The Redis row's ratios are against the memory store at the same interval: what the shared store adds`,
+      rows.map(({ server, run, anchor }) => ({
         server,
         'requests/s': Math.round(run.requestsPerSecond).toLocaleString('en-US'),
-        'vs floor': ratio(run.requestsPerSecond, floor.requestsPerSecond),
+        ratio: ratio(run.requestsPerSecond, anchor.requestsPerSecond),
         p50: `${run.p50Ms} ms`,
         p99: `${run.p99Ms} ms`,
-        'p99 vs floor': ratio(run.p99Ms, floor.p99Ms),
+        'p50 added': `${run.p50Ms - anchor.p50Ms} ms`,
+        'p99 added': `${run.p99Ms - anchor.p99Ms} ms`,
         failures: run.failures,
       })),
     );
   } finally {
-    await Promise.all([floorServer.close(), relay.close(), emulator.close()]);
+    await Promise.all([floorServer.close(), cached.close(), refreshingMemory.close(), refreshingRedis.close()]);
+    await Promise.all([emulator.close(), redis.close()]);
   }
 }

@@ -2,6 +2,7 @@
 import { benchBrowser } from './browser.js';
 import { benchLighthouse } from './lighthouse.js';
 import { benchRelay } from './relay.js';
+import { benchRelayFleet } from './relay-fleet.js';
 import { benchRequests } from './requests.js';
 import { benchSize } from './size.js';
 
@@ -10,3 +11,4 @@ await benchRequests();
 await benchBrowser();
 await benchLighthouse();
 await benchRelay();
+await benchRelayFleet();

@@ -1,0 +1,6 @@
+// `npx tsx bench/relay-only.ts`: only the relay's measurements of `npm run bench`.
+import { benchRelay } from './relay.js';
+import { benchRelayFleet } from './relay-fleet.js';
+
+await benchRelayFleet();
+await benchRelay();
