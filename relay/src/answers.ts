@@ -28,6 +28,10 @@ const COMMON_HEADERS = { 'X-Content-Type-Options': 'nosniff' };
  * does. An answer served on while the service fails is older than that, and says so: caches
  * (and the widget) see it as stale. `stale-if-error` and `stale-while-revalidate` never let a
  * cache serve it past `maxStale` in all.
+ *
+ * No `s-maxage`: for shared caches it carries `proxy-revalidate` (RFC 9111 §5.2.2.10), which
+ * forbids the very stale serving the two extensions allow, and Vercel answers browsers with
+ * `max-age=0` in its place, so the widget would take every answer for stale.
  */
 export function cacheControl(config: Pick<RelayConfig, 'interval' | 'maxStale'>): string {
   const maxAge = Math.min(config.interval, config.maxStale);
@@ -36,9 +40,26 @@ export function cacheControl(config: Pick<RelayConfig, 'interval' | 'maxStale'>)
   return `public, max-age=${maxAge}, stale-while-revalidate=${staleWhileRevalidate}, stale-if-error=${staleIfError}`;
 }
 
-/** `Cache-Control` plus `Age`: how old the answer already is, counted from the upstream fetch. */
+/**
+ * `Cache-Control`, the same directives again as `CDN-Cache-Control` (RFC 9213), and `Age`.
+ *
+ * A CDN that knows `CDN-Cache-Control` (Cloudflare and Vercel among them) caches by it alone,
+ * so the answer stays cacheable for the interval wherever a platform or a framework rewrites
+ * `Cache-Control` on its way to browsers, and where a platform caches function answers only
+ * on `s-maxage` or a CDN header (Vercel). Others (nginx, Varnish) ignore it and read
+ * `Cache-Control`. The field is the same for every cache, so none of them can disagree.
+ *
+ * `Age` is rounded down: a cache that honours it keeps the answer until the relay's own copy has
+ * expired (up to a second longer), never shorter, so its refresh finds the relay due to ask the
+ * service again rather than handing back the same answer.
+ */
 export function freshnessHeaders(ageMs: number, config: Pick<RelayConfig, 'interval' | 'maxStale'>): Record<string, string> {
-  return { 'Cache-Control': cacheControl(config), Age: String(Math.max(0, Math.floor(ageMs / 1000))) };
+  const directives = cacheControl(config);
+  return {
+    'Cache-Control': directives,
+    'CDN-Cache-Control': directives,
+    Age: String(Math.max(0, Math.floor(ageMs / 1000))),
+  };
 }
 
 export function reportAnswer(answer: CachedAnswer, freshness: Record<string, string>, context: AnswerContext): Response {
@@ -62,7 +83,7 @@ export function notModifiedAnswer(answer: CachedAnswer, freshness: Record<string
   });
 }
 
-/** The error body of the service and the emulator: `{ "error": "<message>" }`. Never cached. */
+/** The error body of the service and the emulator: `{ "error": "<message>" }`. Never cached, by any cache. */
 export function errorAnswer(status: number, message: string, context: AnswerContext, headers: Record<string, string> = {}): Response {
   const body: ErrorBody = { error: message };
   return new Response(context.withoutBody ? null : JSON.stringify(body), {
@@ -72,7 +93,9 @@ export function errorAnswer(status: number, message: string, context: AnswerCont
       ...context.cors,
       ...headers,
       'Content-Type': 'application/json',
+      // Both: a CDN-Cache-Control a platform adds to the route must not make an error cacheable.
       'Cache-Control': 'no-store',
+      'CDN-Cache-Control': 'no-store',
     },
   });
 }

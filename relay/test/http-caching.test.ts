@@ -4,6 +4,8 @@ import { cacheControl, etagFor, matchesIfNoneMatch } from '../src/answers.js';
 import { type RelayHarness, SHOP, startRelayHarness } from './support/relay-harness.js';
 
 const query = `?websiteId=${SHOP.id}`;
+/** What the harness's config (interval 60 s, maxStale 600 s) asks of every cache. */
+const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=60, stale-if-error=540';
 
 describe('cacheControl', () => {
   it.each([
@@ -50,12 +52,19 @@ describe('HTTP caching of relay answers', () => {
   it('lets a CDN keep an answer exactly until the relay refreshes, and never past maxStale', async () => {
     const first = await h.get(query);
     expect(first.headers.get('content-type')).toBe('application/json');
-    expect(first.headers.get('cache-control')).toBe('public, max-age=60, stale-while-revalidate=60, stale-if-error=540');
+    expect(first.headers.get('cache-control')).toBe(CACHE_CONTROL);
     h.clock.advance(45_000);
     const later = await h.get(query);
     // Fresh for 60 s from the upstream fetch, of which Age says 45 are gone: 15 s left, as for the relay.
-    expect(later.headers.get('cache-control')).toBe('public, max-age=60, stale-while-revalidate=60, stale-if-error=540');
+    expect(later.headers.get('cache-control')).toBe(CACHE_CONTROL);
     expect(later.headers.get('age')).toBe('45');
+  });
+
+  it('tells CDNs the same in CDN-Cache-Control (RFC 9213), and never sends s-maxage', async () => {
+    const answer = await h.get(query);
+    expect(answer.headers.get('cdn-cache-control')).toBe(CACHE_CONTROL);
+    // s-maxage would forbid shared caches to serve stale (proxy-revalidate), and Vercel would hide max-age from browsers.
+    expect(answer.headers.get('cache-control')).not.toContain('s-maxage');
   });
 
   it('says how old the answer is (Age), so the widget counts max-age from the upstream fetch', async () => {
@@ -74,7 +83,8 @@ describe('HTTP caching of relay answers', () => {
     expect(unchanged.status).toBe(304);
     expect(unchanged.text).toBe('');
     expect(unchanged.headers.get('etag')).toBe(etag);
-    expect(unchanged.headers.get('cache-control')).toBe('public, max-age=60, stale-while-revalidate=60, stale-if-error=540');
+    expect(unchanged.headers.get('cache-control')).toBe(CACHE_CONTROL);
+    expect(unchanged.headers.get('cdn-cache-control')).toBe(CACHE_CONTROL);
     expect(unchanged.headers.get('age')).toBe('10');
     expect(unchanged.headers.get('access-control-allow-origin')).toBe('https://shop.example');
     expect((await h.get(query, { headers: { 'If-None-Match': '"something-else"' } })).status).toBe(200);
@@ -91,13 +101,17 @@ describe('HTTP caching of relay answers', () => {
     const head = await h.get(query, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.text).toBe('');
-    for (const name of ['etag', 'cache-control', 'content-type']) expect(head.headers.get(name)).toBe(get.headers.get(name));
+    for (const name of ['etag', 'cache-control', 'cdn-cache-control', 'content-type']) {
+      expect(head.headers.get(name)).toBe(get.headers.get(name));
+    }
   });
 
-  it('marks errors as not cacheable', async () => {
+  it('marks errors as not cacheable, for CDNs too', async () => {
     const missing = await h.get('?websiteId=nobody');
     expect(missing.status).toBe(404);
     expect(missing.headers.get('cache-control')).toBe('no-store');
+    expect(missing.headers.get('cdn-cache-control')).toBe('no-store');
     expect(missing.headers.get('etag')).toBeNull();
+    expect(missing.headers.get('age')).toBeNull();
   });
 });
