@@ -30,6 +30,7 @@ export class RelayCoordinator extends DurableObjectBase {
 
   constructor(ctx: CoordinatorState, env: unknown) {
     super(ctx, env);
+    // Declared under `new_classes` instead of `new_sqlite_classes`, workerd throws here, saying so.
     this.#sql = ctx.storage.sql;
     this.#sql.exec('CREATE TABLE IF NOT EXISTS budget (taken_at REAL NOT NULL)');
     this.#sql.exec('CREATE INDEX IF NOT EXISTS budget_by_time ON budget (taken_at)');
@@ -172,5 +173,7 @@ export class DurableObjectStore implements RelayStore {
 }
 
 function answeredOtherwise(method: string, value: unknown): Error {
-  return new Error(`the Durable Object RelayCoordinator answered ${method} with something else (${typeof value}): is the binding's class RelayCoordinator?`);
+  return new Error(
+    `the Durable Object RelayCoordinator answered ${method} with something else (${typeof value}): is the binding's class RelayCoordinator?`,
+  );
 }

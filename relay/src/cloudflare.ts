@@ -1,0 +1,13 @@
+/**
+ * The relay on Cloudflare Workers: everything of `./index.js`, plus the Durable Object that is the
+ * fleet's single point of coordination and the store that reaches it. Kept out of the
+ * runtime-neutral entry: it imports `cloudflare:workers`, which only workerd has.
+ */
+export * from './index.js';
+export type {
+  CoordinatorState,
+  DurableObjectStoreOptions,
+  RelayCoordinatorNamespace,
+  RelayCoordinatorStub,
+} from './store/durable-object-store.js';
+export { DurableObjectStore, RelayCoordinator } from './store/durable-object-store.js';
