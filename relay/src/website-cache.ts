@@ -112,6 +112,9 @@ export class WebsiteCache {
         const budget = await stored(() => store.takeBudget(now(), this.#parts.config.hourlyBudget));
         if (!budget.taken) {
           this.#budgetSpent(budget.nextRoomAtMs);
+          // Told through the store, so no instance waits on this claim or asks before there is room.
+          this.#state = { ...this.#state, nextAttemptAtMs: Math.max(this.#state.nextAttemptAtMs, budget.nextRoomAtMs) };
+          await stored(() => store.write(id, this.#state, this.#keepMs()));
           return;
         }
         this.#budgetSpentReported = false;

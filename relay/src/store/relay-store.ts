@@ -32,7 +32,7 @@ export interface WebsiteState {
   readonly answer: SharedAnswer | null;
   /** Failed upstream requests in a row since the last good answer. */
   readonly failures: number;
-  /** No instance asks upstream before this time (an interval after an answer, or the back-off). */
+  /** No instance asks upstream before this time (an interval after an answer, the back-off, or a spent budget). */
   readonly nextAttemptAtMs: number;
   /** The latest failure since the last good answer, already free of tokens. */
   readonly failure: StoredFailure | null;
