@@ -142,7 +142,9 @@ export class RedisStore implements RelayStore {
     const timer = setTimeout(() => {
       if (!this.#hasBeenReady && !this.#outageLogged) {
         this.#outageLogged = true;
-        this.#say(`store: Redis at ${this.#target.label} did not answer within ${FIRST_CONTACT_MS} ms; the relay starts anyway and keeps waiting for it`);
+        this.#say(
+          `store: Redis at ${this.#target.label} did not answer within ${FIRST_CONTACT_MS} ms; the relay starts anyway and keeps waiting for it`,
+        );
       }
       settle();
     }, FIRST_CONTACT_MS);
@@ -184,7 +186,14 @@ export class RedisStore implements RelayStore {
   }
 
   async claim(websiteId: string, holder: string, ttlMs: number): Promise<boolean> {
-    const reply = await this.#command('claim', websiteId, ['SET', this.#key('claim', websiteId), holder, 'NX', 'PX', milliseconds(ttlMs, 'ttlMs')]);
+    const reply = await this.#command('claim', websiteId, [
+      'SET',
+      this.#key('claim', websiteId),
+      holder,
+      'NX',
+      'PX',
+      milliseconds(ttlMs, 'ttlMs'),
+    ]);
     if (reply === 'OK') return true;
     if (reply === null) return false;
     throw this.#garbage('claim', websiteId, reply);
@@ -268,6 +277,8 @@ export class RedisStore implements RelayStore {
    * One command, bounded. The client's own timeout only covers the wait before the command is
    * written; a Redis that takes the command and never answers (hung, frozen) is bounded here. Its
    * late reply still arrives in order and goes to the abandoned command, so nothing gets out of step.
+   * Abandoned commands stay bounded too: once the socket's buffers are full the client stops
+   * writing, and its own timeout drops what waits to be written.
    */
   async #send(args: string[]): Promise<Reply> {
     const sent = this.#client.sendCommand(args);
@@ -302,7 +313,12 @@ export class RedisStore implements RelayStore {
     if (this.#outageLogged) return;
     this.#outageLogged = true;
     const cause = this.#describe(error);
-    const what = error instanceof ErrorReply ? `refused the connection (${cause})` : this.#hasBeenReady ? `failed (${cause})` : `is unreachable (${cause})`;
+    const what =
+      error instanceof ErrorReply
+        ? `refused the connection (${cause})`
+        : this.#hasBeenReady
+          ? `failed (${cause})`
+          : `is unreachable (${cause})`;
     this.#say(
       this.#hasBeenReady
         ? `store: Redis at ${this.#target.label} ${what}; the relay serves alone within storeDownBudget until it is back`
