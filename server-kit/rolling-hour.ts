@@ -32,7 +32,9 @@ export class RollingHourLimit {
   /** When the next event fits: `nowMs` when there is room, else when the oldest counted one leaves the hour. */
   nextRoomAt(nowMs: number): number {
     const used = this.used(nowMs);
-    return used < this.limit ? nowMs : this.#takenAt[used - this.limit]! + HOUR_MS;
+    if (used < this.limit) return nowMs;
+    // A limit of 0 never has room: say an hour, as a full window would.
+    return (this.#takenAt[used - this.limit] ?? nowMs) + HOUR_MS;
   }
 
   /** When the oldest counted event leaves the hour (an hour from `nowMs` when none is counted). */

@@ -41,7 +41,8 @@ export function cacheControl(config: Pick<RelayConfig, 'interval' | 'maxStale'>)
 }
 
 /**
- * `Cache-Control`, the same directives again as `CDN-Cache-Control` (RFC 9213), and `Age`.
+ * `Cache-Control`, the same directives again as `CDN-Cache-Control` (RFC 9213), and `Age`;
+ * `directives` is `cacheControl(config)`, made once per relay.
  *
  * A CDN that knows `CDN-Cache-Control` (Cloudflare and Vercel among them) caches by it alone,
  * so the answer stays cacheable for the interval wherever a platform or a framework rewrites
@@ -53,8 +54,7 @@ export function cacheControl(config: Pick<RelayConfig, 'interval' | 'maxStale'>)
  * expired (up to a second longer), never shorter, so its refresh finds the relay due to ask the
  * service again rather than handing back the same answer.
  */
-export function freshnessHeaders(ageMs: number, config: Pick<RelayConfig, 'interval' | 'maxStale'>): Record<string, string> {
-  const directives = cacheControl(config);
+export function freshnessHeaders(ageMs: number, directives: string): Record<string, string> {
   return {
     'Cache-Control': directives,
     'CDN-Cache-Control': directives,

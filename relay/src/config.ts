@@ -1,6 +1,7 @@
 import { ConfigError, describeValue, isPlainObject, readIdentifier, reportUnknownFields } from '../../server-kit/config-checks.js';
 import { isLoopbackHost } from '../../server-kit/loopback.js';
 import { BEARER_TOKEN_SYNTAX, MAX_IDENTIFIER_LENGTH } from '../../src/contract/request.js';
+import { parseRedisUrl } from './store/redis-url.js';
 
 /** One website the relay answers for, with the token it sends upstream on that website's behalf. */
 export interface RelayedWebsite {
@@ -153,31 +154,21 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
   });
 }
 
-/** `memory`, or a `redis://` / `rediss://` URL; a wrong value is described without its credentials. */
+/** `memory`, or a Redis URL as the Redis store reads it; a wrong one is described without its credentials. */
 function readStore(value: unknown, at: string, issues: string[]): string | undefined {
-  const expected = 'must be "memory" or a Redis URL like "redis://127.0.0.1:6379/0"';
   if (value === 'memory') return value;
   if (typeof value !== 'string') {
-    issues.push(`${at} ${expected} (got ${describeValue(value)})`);
+    issues.push(`${at} must be "memory" or a Redis URL like "redis://127.0.0.1:6379/0" (got ${describeValue(value)})`);
     return undefined;
   }
-  let url: URL;
   try {
-    url = new URL(value.trim());
-  } catch {
-    // Not a URL, so nothing tells where a password would sit: only a short word is shown.
-    const shown = value.length <= 8 ? JSON.stringify(value) : `a string of ${value.length} characters`;
-    issues.push(`${at} ${expected} (got ${shown})`);
+    parseRedisUrl(value);
+    return value.trim();
+  } catch (error) {
+    // Its messages name the field "store" and never quote the URL's credentials.
+    issues.push(`${(error as Error).message.replace(/^store/, at)}; or "memory" for one instance`);
     return undefined;
   }
-  // The URL may hold the Redis password: only its scheme, host and path are ever shown.
-  const shown = `${url.protocol}//${url.host}${url.pathname}`;
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') issues.push(`${at} ${expected} (got ${JSON.stringify(shown)})`);
-  else if (!url.hostname) issues.push(`${at} needs a host, like "redis://127.0.0.1:6379/0"`);
-  else if (!/^\/?\d{0,2}$/.test(url.pathname))
-    issues.push(`${at}: the path must be a database number from 0 to 99 (got ${JSON.stringify(shown)})`);
-  else return value.trim();
-  return undefined;
 }
 
 function readStorePrefix(value: unknown, at: string, issues: string[]): string | undefined {

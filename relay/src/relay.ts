@@ -1,3 +1,4 @@
+import { FastURL } from 'srvx';
 import { CorsPolicy } from '../../server-kit/cors.js';
 import { RollingHourLimit } from '../../server-kit/rolling-hour.js';
 import { SPEC_MESSAGES } from '../../src/contract/errors.js';
@@ -6,6 +7,7 @@ import { retryAfterSeconds } from '../../src/contract/retry-after.js';
 import { redact } from '../../src/contract/service-message.js';
 import {
   type AnswerContext,
+  cacheControl,
   errorAnswer,
   freshnessHeaders,
   matchesIfNoneMatch,
@@ -78,6 +80,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
     ]);
   }
   const store = options.store ?? new MemoryStore(now);
+  const directives = cacheControl(config);
   const holder = options.instanceId ?? crypto.randomUUID();
   const storeDownBudget = new RollingHourLimit(config.storeDownBudget);
   const caches = new Map(
@@ -101,7 +104,8 @@ export function createRelay(options: RelayOptions): RelayHandler {
 
   // Hand-written, not on Hono: this is the cached path `npm run bench` measures, kept free of routing work.
   async function answer(request: Request, context: AnswerContext): Promise<Response> {
-    const url = new URL(request.url);
+    // srvx's URL splits path and query without a full WHATWG parse; on other runtimes it is the native URL.
+    const url = new FastURL(request.url);
     if (url.pathname !== REALTIME_PATH) {
       return errorAnswer(404, `Not found: the relay answers GET ${REALTIME_PATH}?websiteId=…`, context);
     }
@@ -124,7 +128,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
     if (result.kind === 'unavailable') {
       return errorAnswer(result.status, result.message, context, { 'Retry-After': String(retryAfterSeconds(result.retryAtMs, nowMs)) });
     }
-    const caching = freshnessHeaders(nowMs - result.answer.fetchedAtMs, config);
+    const caching = freshnessHeaders(nowMs - result.answer.fetchedAtMs, directives);
     return matchesIfNoneMatch(request.headers.get('if-none-match'), result.answer.etag)
       ? notModifiedAnswer(result.answer, caching, context)
       : reportAnswer(result.answer, caching, context);

@@ -44,8 +44,12 @@ const NOTHING_YET: WebsiteState = { answer: null, failures: 0, nextAttemptAtMs: 
 /** How often an instance looks at the store while another one asks upstream, and after the store failed. */
 const STORE_POLL_MS = 100;
 const STORE_RETRY_MS = 1_000;
-/** A claim outlives the upstream request it covers by this much (store round trips), and no more. */
-const CLAIM_SLACK_MS = 2_000;
+/**
+ * A claim outlives the upstream request it covers by this much, and no more: the holder's store
+ * round trips (a read, the budget, the write, each cut off after half a second by the Redis
+ * store) fit in it twice, so a slow store cannot let the claim lapse before the answer is written.
+ */
+const CLAIM_SLACK_MS = 4_000;
 
 /**
  * One website as this instance serves it: a local copy of the fleet's state, refreshed from the

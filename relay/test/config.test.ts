@@ -29,6 +29,18 @@ describe('parseRelayConfig', () => {
     expect(issues.join('\n')).toContain(`a string of ${TOKEN.length} characters`);
   });
 
+  it.each([
+    'redis://:s3cret-pass@cache.internal/shop',
+    'redis://admin:s3cret-pass@cache.internal:0/1',
+    'postgres://admin:s3cret-pass@db.internal/x',
+    'redis://admin:s3cret-pass@[broken',
+    'redis://admin:s3cret-pass@cache.internal/1?tls=yes',
+  ])('never quotes the password of a store URL it refuses: %s', (store) => {
+    const issues = issuesOf(() => parseRelayConfig({ ...minimal, store }));
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).not.toContain('s3cret');
+  });
+
   it('fills in the defaults and normalises the upstream URL', () => {
     const config = parseRelayConfig({ ...minimal, upstream: 'https://analytics.example/base/' });
     expect(config).toEqual({
@@ -75,17 +87,17 @@ describe('parseRelayConfig', () => {
     [
       'a store that is no URL',
       { ...minimal, store: 'redis' },
-      'store must be "memory" or a Redis URL like "redis://127.0.0.1:6379/0" (got "redis")',
+      'store must be a Redis URL like "redis://127.0.0.1:6379/0" (or rediss:// for TLS); this one cannot be parsed; or "memory" for one instance',
     ],
     [
       'a store of another kind, with a password',
       { ...minimal, store: 'postgres://admin:s3cret-pass@db.internal/x' },
-      'store must be "memory" or a Redis URL like "redis://127.0.0.1:6379/0" (got "postgres://db.internal/x")',
+      'store must be a Redis URL like "redis://127.0.0.1:6379/0" (or rediss:// for TLS); this one\'s scheme is "postgres:"; or "memory" for one instance',
     ],
     [
       'a store whose database is no number',
       { ...minimal, store: 'redis://:s3cret-pass@cache.internal/shop' },
-      'store: the path must be a database number from 0 to 99 (got "redis://cache.internal/shop")',
+      'store\'s database (the path after the host) must be a whole number from 0, like "redis://127.0.0.1:6379/0" (or rediss:// for TLS); or "memory" for one instance',
     ],
     [
       'a store that is a number',
