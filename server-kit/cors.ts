@@ -20,6 +20,14 @@ export class CorsPolicy {
   readonly #origins: ReadonlySet<string>;
   readonly #exposed: string;
   readonly #preflight: Record<string, string>;
+  // With "*" every answer carries the CORS headers, Origin or not: a shared cache filled by a
+  // same-origin page or a health check must still serve pages on other origins.
+  readonly #forAnyOrigin: Readonly<Record<string, string>>;
+  // The answer depends on Origin only when some origins are listed and others are not; a shared
+  // cache must then keep one copy per origin.
+  readonly #forOthers: Readonly<Record<string, string>>;
+  /** At most one per configured origin. */
+  readonly #forListed = new Map<string, Readonly<Record<string, string>>>();
 
   constructor(options: CorsOptions) {
     this.#anyOrigin = options.allowOrigins.includes('*');
@@ -30,6 +38,8 @@ export class CorsPolicy {
       'Access-Control-Allow-Headers': options.allowHeaders.join(', '),
       'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
     };
+    this.#forAnyOrigin = Object.freeze({ 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': this.#exposed });
+    this.#forOthers = Object.freeze<Record<string, string>>(this.#origins.size > 0 ? { Vary: 'Origin' } : {});
   }
 
   isAllowed(origin: string | null): origin is string {
@@ -39,18 +49,20 @@ export class CorsPolicy {
   /**
    * Headers for an answer to a request from `origin`. A refused origin simply gets no
    * `Access-Control-Allow-Origin`: its browser withholds the answer, while same-origin pages
-   * and servers are unaffected.
+   * and servers are unaffected. The objects are made once per origin and frozen: the hot path
+   * allocates nothing, and callers copy before they add.
    */
-  headersFor(origin: string | null): Record<string, string> {
-    const headers: Record<string, string> = {};
-    // The answer depends on Origin only when some origins are listed and others are not;
-    // a shared cache must then keep one copy per origin.
-    if (!this.#anyOrigin && this.#origins.size > 0) headers.Vary = 'Origin';
-    // With "*" every answer carries the CORS headers, Origin or not: a shared cache filled by a
-    // same-origin page or a health check must still serve pages on other origins.
-    if (this.#anyOrigin || this.isAllowed(origin)) {
-      headers['Access-Control-Allow-Origin'] = this.#anyOrigin ? '*' : origin!;
-      headers['Access-Control-Expose-Headers'] = this.#exposed;
+  headersFor(origin: string | null): Readonly<Record<string, string>> {
+    if (this.#anyOrigin) return this.#forAnyOrigin;
+    if (origin === null || !this.#origins.has(origin)) return this.#forOthers;
+    let headers = this.#forListed.get(origin);
+    if (!headers) {
+      headers = Object.freeze({
+        ...this.#forOthers,
+        'Access-Control-Allow-Origin': origin,
+        'Access-Control-Expose-Headers': this.#exposed,
+      });
+      this.#forListed.set(origin, headers);
     }
     return headers;
   }

@@ -93,6 +93,12 @@ export class WebsiteCache {
     return this.#outcome(this.#parts.now());
   }
 
+  /** The answer, when it is fresh: served without any I/O or promise (the relay's hot path). */
+  freshAnswer(nowMs: number): WebsiteAnswer | undefined {
+    const { answer } = this.#state;
+    return answer !== null && nowMs - answer.fetchedAtMs < this.#intervalMs ? { kind: 'report', answer } : undefined;
+  }
+
   #isFresh(nowMs: number): boolean {
     const { answer } = this.#state;
     return answer !== null && nowMs - answer.fetchedAtMs < this.#intervalMs;

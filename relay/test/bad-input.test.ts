@@ -10,6 +10,30 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+describe('the plain request browsers send and every request near it read the same', () => {
+  // The relay reads `?websiteId=<plain id>` off the URL string and everything else in full: the two must agree.
+  it.each([
+    ['the plain form', `/api/v1/realtime?websiteId=${SHOP.id}`, 200],
+    ['the id percent-encoded', '/api/v1/realtime?websiteId=shop%2Da', 200],
+    ['another parameter after it', `/api/v1/realtime?websiteId=${SHOP.id}&v=2`, 200],
+    ['another parameter before it', `/api/v1/realtime?v=2&websiteId=${SHOP.id}`, 200],
+    ['a dot segment in the path', `/api/v1/x/../realtime?websiteId=${SHOP.id}`, 200],
+    ['the path in another case', `/API/v1/realtime?websiteId=${SHOP.id}`, 404],
+    ['a plain unknown id', '/api/v1/realtime?websiteId=shop-z', 404],
+    ['a plain id of 256 characters', `/api/v1/realtime?websiteId=${'y'.repeat(256)}`, 404],
+    ['a plain id of 257 characters', `/api/v1/realtime?websiteId=${'y'.repeat(257)}`, 400],
+  ])('%s → %i', async (_name, path, status) => {
+    const answer = await h.request(path);
+    expect(answer.status).toBe(status);
+    if (status === 200) expect(answer.json).toMatchObject({ websiteId: SHOP.id });
+  });
+
+  it('a POST in the plain form is refused like any other', async () => {
+    const answer = await h.request(`/api/v1/realtime?websiteId=${SHOP.id}`, { method: 'POST' });
+    expect([answer.status, answer.headers.get('allow')]).toEqual([405, 'GET, HEAD, OPTIONS']);
+  });
+});
+
 describe('bad HTTP input gets a clear JSON error, and nothing goes upstream', () => {
   it.each([
     ['no websiteId', '/api/v1/realtime', 400, 'websiteId is required'],

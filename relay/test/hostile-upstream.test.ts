@@ -12,7 +12,8 @@ const config = {
   maxStale: 600,
   hourlyBudget: 100,
 };
-const ask = (relay: (request: Request) => Promise<Response>) => relay(new Request('https://shop.example/api/v1/realtime?websiteId=shop'));
+const ask = (relay: (request: Request) => Response | Promise<Response>) =>
+  relay(new Request('https://shop.example/api/v1/realtime?websiteId=shop'));
 
 describe('a hostile or broken upstream', () => {
   it('never lets a piece of the token out, even where the echoed text is cut short', async () => {
