@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CountingEmulator, startCountingEmulator } from '../../test/browser/support/counting-emulator.js';
+import { eventually } from '../../test/support/network.js';
 import { type RedisServer, startRedisServer } from './support/redis-server.js';
 import { EMULATOR_CONFIG, leakedTokens, SHOP } from './support/relay-harness.js';
 
@@ -190,14 +191,6 @@ async function upstreamRequestsDuring(during: () => Promise<unknown>): Promise<n
   const before = emulator.realtimeRequests;
   await during();
   return emulator.realtimeRequests - before;
-}
-
-async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(20);
-  }
 }
 
 /** Each instance's first answer showing `visitors` at or after `sinceMs`, and whether it never went back. */

@@ -2,9 +2,10 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, freePort } from '../../test/support/network.js';
 import { RedisStore } from '../src/store/redis-store.js';
 import type { RelayStore, WebsiteState } from '../src/store/relay-store.js';
-import { freePort, type RedisServer, startRedisServer } from './support/redis-server.js';
+import { type RedisServer, startRedisServer } from './support/redis-server.js';
 import { START_MS } from './support/relay-harness.js';
 
 const PASSWORD = 'pw-SECRET-5b81e';
@@ -65,15 +66,6 @@ const EVERY_METHOD: ReadonlyArray<readonly [string, (store: RelayStore) => Promi
 async function outcomesOfEveryMethod(store: RelayStore): Promise<Record<string, Outcome>> {
   const entries = await Promise.all(EVERY_METHOD.map(async ([name, call]) => [name, await outcomeWithin(call(store))] as const));
   return Object.fromEntries(entries);
-}
-
-/** Polls an async condition; bounded. */
-async function eventuallyAsync(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('a malformed store URL', () => {
@@ -175,7 +167,7 @@ describe('a real Redis with a password', () => {
 
     await redis.start();
     // Reconnection backs off to a second at most.
-    await eventuallyAsync(async () => (await outcomeWithin(store.read('shop-a'))).settled === 'resolved', 5_000);
+    await eventually(async () => (await outcomeWithin(store.read('shop-a'))).settled === 'resolved', 5_000);
     // A Redis without persistence comes back empty: the state is gone, and everything works.
     expect(await store.read('shop-a')).toBeNull();
     await store.write('shop-a', STATE, 60_000);
@@ -207,7 +199,7 @@ describe('a real Redis with a password', () => {
     }
     // The abandoned commands ran late (the claim's release among them); each later reply still
     // reaches its own command: a claim is granted once, refused after.
-    await eventuallyAsync(async () => (await outcomeWithin(store.read('shop-b'))).settled === 'resolved', 5_000);
+    await eventually(async () => (await outcomeWithin(store.read('shop-b'))).settled === 'resolved', 5_000);
     await store.release('shop-a', 'holder-1');
     expect(await store.claim('shop-a', 'holder-2', 60_000)).toBe(true);
     expect(await store.claim('shop-a', 'holder-3', 60_000)).toBe(false);

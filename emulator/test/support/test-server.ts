@@ -1,16 +1,11 @@
+import { type Answer, eventually, toAnswer } from '../../../test/support/network.js';
 import { type EmulatorServer, type EmulatorServerOptions, startEmulatorServer } from '../../src/server.js';
 import { FakeTime } from './fake-time.js';
 
+export { type Answer, eventually, toAnswer };
+
 export const DEMO = { websiteId: 'demo-shop', token: 'demo-token' } as const;
 export const FREE = { websiteId: 'small-shop', token: 'small-shop-token' } as const;
-
-export interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-  /** The body parsed as JSON, or `undefined` when it is not JSON. */
-  readonly json: unknown;
-}
 
 export interface TestServer extends EmulatorServer {
   readonly time: FakeTime;
@@ -48,26 +43,6 @@ export async function startTestServer(options: Partial<EmulatorServerOptions> = 
   };
 }
 
-export async function toAnswer(response: Response): Promise<Answer> {
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
-}
-
 export function bearer(token: string): HeadersInit {
   return { Authorization: `Bearer ${token}` };
-}
-
-/** Polls until `condition` holds, for state changed by a request still in flight. */
-export async function eventually(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Miniflare, type MiniflareOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmulatorServer } from '../../../emulator/src/index.js';
-import { eventually, relayEnvironment, startContractEmulator } from './contract-checks.js';
+import { eventually } from '../../../test/support/network.js';
+import { relayEnvironment, startContractEmulator } from './contract-checks.js';
 import { ensureRelayBuilt } from './runtime-support.js';
 import { bundleWorker, captureOutput, templateWorker } from './workerd-support.js';
 
@@ -88,7 +89,7 @@ describe('Cloudflare Workers: a fleet of isolates on one Durable Object (workerd
     expect(served()).toBe(2);
     // One line: had the others claimed in turn (and waited on the claim), each would have found the budget spent too.
     const spentLines = () => stdio.output().match(/hourly budget of 2 upstream requests spent/g)?.length ?? 0;
-    await eventually(() => spentLines() === 1, 'the spent budget in the log of the isolate that found it');
+    await eventually(() => spentLines() === 1, 5_000, 'the spent budget in the log of the isolate that found it');
 
     // A restart forgets every isolate's memory and the coordinator's; the budget, in its storage, stays spent.
     await miniflare.setOptions(options);
@@ -159,6 +160,7 @@ describe('Cloudflare Workers: a Durable Object that throws (workerd)', () => {
           .includes(
             'the shared store failed (the Durable Object RelayCoordinator failed read: Error: the coordinator broke down on purpose)',
           ),
+      5_000,
       'the store failure in the log',
     );
     // Without its store an instance does not ask alone (storeDownBudget 0): the fleet cannot overspend.

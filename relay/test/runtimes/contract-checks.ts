@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmulatorConfig, type EmulatorServer, startEmulatorServer } from '../../../emulator/src/index.js';
+import { eventually } from '../../../test/support/network.js';
 import { ensureRelayBuilt, type RelayEnvironment, type RelayUnderTest } from './runtime-support.js';
 
 /** Tokens distinctive enough that finding one anywhere can only mean a leak; `+ / =` for URL-encoded leaks. */
@@ -53,15 +54,6 @@ export async function startContractEmulator(): Promise<EmulatorServer> {
   const emulator = await startEmulatorServer({ port: 0, config: EMULATOR_CONFIG, onError: () => undefined });
   for (const visitor of ['v1', 'v2', 'v3']) emulator.emulator.recordPageview(SHOP.id, visitor);
   return emulator;
-}
-
-/** Polls until `condition` holds, boundedly. */
-export async function eventually(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /**
@@ -149,7 +141,7 @@ export function describeRelayContract(runtime: string, start: (environment: Rela
       const answer = await get(REFUSED_SHOP.id);
       expect(answer.status).toBe(502);
       expect(JSON.parse(answer.text)).toMatchObject({ error: expect.stringContaining('answered 401') });
-      await eventually(() => relay.output().includes(`website "${REFUSED_SHOP.id}"`), 'the log line of the failure');
+      await eventually(() => relay.output().includes(`website "${REFUSED_SHOP.id}"`), 5_000, 'the log line of the failure');
     });
 
     it('shows no token in any answer, nor in anything the runtime printed', () => {

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../../test/support/network.js';
 
 const READY_TIMEOUT_MS = 15_000;
 const STOP_TIMEOUT_MS = 5_000;
@@ -40,7 +40,7 @@ export async function startCacheProcess(options: CacheProcessOptions): Promise<C
   } catch {
     throw new Error(`${options.binary} is missing: ${options.installHint}`);
   }
-  const port = await freeLoopbackPort();
+  const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), `relay-${options.name}-`));
   // Workers that drop privileges (nginx's, as root) must still reach their cache and temp files.
   await chmod(dir, 0o755);
@@ -100,17 +100,4 @@ async function terminate(child: ChildProcess, exited: Promise<void>): Promise<vo
   const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
   await exited;
   clearTimeout(timer);
-}
-
-/** A port the system just handed out, closed again for the cache to take. */
-async function freeLoopbackPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no TCP port');
-  return address.port;
 }

@@ -1,29 +1,12 @@
 import { type EmulatorConfig, startEmulatorServer } from '../../../emulator/src/index.js';
 import { serveOnNode } from '../../../server-kit/serve.js';
+import { type Answer, eventually, toAnswer } from '../../../test/support/network.js';
 import type { RelayConfig, RelayConfigInput } from '../../src/config.js';
 import { createRelay, type RelayOptions } from '../../src/relay.js';
 
 type EmulatorServer = Awaited<ReturnType<typeof startEmulatorServer>>;
 
-export interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-  /** The body parsed as JSON, or `undefined` when it is not JSON. */
-  readonly json: unknown;
-}
-
-/** A response read in full, so tests can look at it more than once. */
-export async function toAnswer(response: Response): Promise<Answer> {
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
-}
+export { type Answer, eventually, toAnswer };
 
 /** Tokens distinctive enough that finding one anywhere can only mean a leak. */
 export const SHOP = { id: 'shop-a', token: 'tokA-SECRET-7f3a9c' } as const;
@@ -161,13 +144,4 @@ export function answerText(answer: Answer): string {
 /** The tokens (plain or URL-encoded) found in `text`. */
 export function leakedTokens(text: string, tokens: readonly string[] = TOKENS): string[] {
   return tokens.filter((token) => text.includes(token) || text.includes(encodeURIComponent(token)));
-}
-
-/** Polls until `condition` holds, for state changed by requests still in flight. */
-export async function eventually(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
