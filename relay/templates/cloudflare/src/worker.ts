@@ -23,7 +23,7 @@ type Env = {
 let relay: RelayHandler | undefined;
 
 export default {
-  fetch(request: Request, env: Env): Promise<Response> {
+  fetch(request: Request, env: Env): Response | Promise<Response> {
     const { RELAY_COORDINATOR, ...variables } = env;
     relay ??= createRelay({
       config: relayConfigFromEnvironment(variables),

@@ -8,6 +8,6 @@ import { createRelay, relayConfigFromEnvironment } from 'live-visitors-relay';
 // Once per function instance, not per request: warm invocations share its cache.
 const relay = createRelay({ config: relayConfigFromEnvironment(process.env) });
 
-export default (request: Request): Promise<Response> => relay(request);
+export default (request: Request): Response | Promise<Response> => relay(request);
 
 export const config = { path: '/api/v1/realtime' };

@@ -10,6 +10,6 @@ export const config = { runtime: 'edge' };
 // Once per isolate, not per request: all requests it serves share one cache.
 const relay = createRelay({ config: relayConfigFromEnvironment(process.env) });
 
-export default function handler(request: Request): Promise<Response> {
+export default function handler(request: Request): Response | Promise<Response> {
   return relay(request);
 }

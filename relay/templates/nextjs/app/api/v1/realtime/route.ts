@@ -11,7 +11,7 @@ let relay: RelayHandler | undefined;
 
 // Created on the first request, then kept for the process: `next build` loads this module
 // without the runtime's secrets, where creating it would fail.
-function handle(request: Request): Promise<Response> {
+function handle(request: Request): Response | Promise<Response> {
   relay ??= createRelay({ config: relayConfigFromEnvironment(process.env) });
   return relay(request);
 }
