@@ -1,4 +1,5 @@
 import { readCappedText } from '../../server-kit/capped-body.js';
+import { errorCode } from '../../server-kit/error-code.js';
 import { errorKindForStatus, type RealtimeErrorKind } from '../../src/contract/errors.js';
 import { parseReport, type RealtimeReport } from '../../src/contract/report.js';
 import { realtimeUrl } from '../../src/contract/request.js';
@@ -80,15 +81,6 @@ function transportFailure(cause: unknown, timedOut: boolean, timeoutMs: number):
   // Only the error code (ECONNREFUSED, ENOTFOUND…): a custom fetch's message could hold anything.
   const code = errorCode(cause);
   return { kind: 'network', status: null, retryAfterMs: null, reason: `could not be reached${code ? ` (${code})` : ''}` };
-}
-
-function errorCode(error: unknown): string | undefined {
-  for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[A-Z0-9_]{2,40}$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 function invalid(status: number, reason: string): UpstreamResult {

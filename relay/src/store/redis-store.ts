@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createClient, ErrorReply } from 'redis';
+import { errorCode } from '../../../server-kit/error-code.js';
 import { HOUR_MS } from '../../../server-kit/rolling-hour.js';
+import { redact } from '../../../src/contract/service-message.js';
 import { parseRedisUrl, type RedisTarget } from './redis-url.js';
 import type { BudgetDecision, RelayStore, WebsiteState } from './relay-store.js';
 import { parseWebsiteState } from './website-state.js';
@@ -353,12 +355,12 @@ export class RedisStore implements RelayStore {
     const code = errorCode(error);
     const message = (error instanceof Error ? error.message : String(error)).slice(0, 200);
     const text = !code || message.includes(code) ? message : message === '' ? code : `${code}: ${message}`;
-    return redactPassword(text, this.#target.password) || 'unknown error';
+    return redact(text, [this.#target.password]) || 'unknown error';
   }
 
   #say(line: string): void {
     try {
-      this.#log(redactPassword(line, this.#target.password));
+      this.#log(redact(line, [this.#target.password]));
     } catch {
       // A broken logger must not break the store.
     }
@@ -394,24 +396,8 @@ function milliseconds(ms: number, name: string): string {
   return String(Math.ceil(ms));
 }
 
-function errorCode(error: unknown): string | undefined {
-  for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[A-Z0-9_]{2,40}$/.test(code)) return code;
-    // Node's happy-eyeballs connect reports an AggregateError whose parts carry the code.
-    const errors = (current as { errors?: unknown }).errors;
-    current = Array.isArray(errors) && errors.length > 0 ? errors[0] : (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
 function describeReply(reply: Reply): string {
   if (reply === null) return 'nothing';
   if (Array.isArray(reply)) return `an array of ${reply.length}`;
   return typeof reply === 'string' ? `a string of ${reply.length} characters` : `a ${typeof reply}`;
-}
-
-function redactPassword(text: string, password: string | undefined): string {
-  if (!password) return text;
-  return [password, encodeURIComponent(password)].reduce((result, secret) => result.split(secret).join('***'), text);
 }
