@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditAccessibility, describeViolations } from './support/axe.js';
 import { launchChromium } from './support/chromium.js';
 import { SimulatedTime } from './support/simulated-time.js';
 import { brokenText, readWidgets, shownCount } from './support/widget-probe.js';
@@ -108,5 +109,135 @@ describe('the demo of `npm start` in headless Chromium', () => {
     expect(realtimeRequests()).toBe(2);
     expect(errors).toEqual([]);
     await context.close();
+  });
+});
+
+describe('the plan calculator on the product page', () => {
+  /** The calculator's inputs, figures and verdict, found as a marketer finds them: by their labels. */
+  async function openCalculator() {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const { errors } = trackPage(page);
+    await page.goto(`${origin}/`);
+    const form = page.locator('#plan-calculator');
+    const read = async () => ({
+      note: await page.locator('#plan-interval-note').textContent(),
+      direct: await page.locator('#plan-direct').textContent(),
+      relay: await page.locator('#plan-relay').textContent(),
+      verdict: await page.locator('#plan-verdict').textContent(),
+    });
+    return {
+      page,
+      errors,
+      form,
+      shoppers: form.getByLabel('Shoppers on the site at once'),
+      interval: form.getByLabel('Interval (seconds)'),
+      plan: form.getByLabel('Plan'),
+      read,
+      // Whole pixels: a line's box moves by a fraction of a pixel with the glyphs it holds (×, ’, digits).
+      height: async () => Math.round((await form.boundingBox())!.height),
+    };
+  }
+
+  it('by default: 5 shoppers on Free at 60 s are over the plan directly, and the relay fits', async () => {
+    const { page, errors, shoppers, interval, plan, read } = await openCalculator();
+    expect(await shoppers.inputValue()).toBe('5');
+    expect(await interval.inputValue()).toBe('60');
+    expect(await plan.inputValue()).toBe('free');
+    await expect.poll(read).toEqual({
+      note: 'The element polls at most every 15 s; lower values are raised to 15 s.',
+      direct: '300 an hour (5 × 60): over the Free plan’s 100.',
+      relay: '60 an hour, whatever the number of shoppers: within the Free plan’s 100.',
+      verdict:
+        'Your Free plan covers 1 shopper at once without a relay, so 5 shoppers need the relay; with the relay it covers any number (60 requests an hour).',
+    });
+    // Screen readers hear the verdict (politely), not every figure on every keystroke.
+    expect(await page.locator('#plan-verdict').evaluate((output) => [output.tagName, output.getAttribute('aria-live')])).toEqual([
+      'OUTPUT',
+      'polite',
+    ]);
+    expect(await page.locator('#plan-direct').getAttribute('aria-live')).toBe('off');
+    expect(await page.locator('#plan-direct').getAttribute('data-over')).toBe('true');
+    expect(await page.locator('#plan-relay').getAttribute('data-over')).toBe('false');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('200 shoppers on Enterprise: 12,000 an hour directly is over, the plan covers 166, the relay still 60', async () => {
+    const { page, errors, shoppers, plan, read, height } = await openCalculator();
+    await expect.poll(read).toMatchObject({ direct: '300 an hour (5 × 60): over the Free plan’s 100.' });
+    const before = await height();
+
+    await shoppers.fill('200');
+    await expect.poll(read).toMatchObject({ direct: '12,000 an hour (200 × 60): over the Free plan’s 100.' });
+    await plan.selectOption({ label: 'Enterprise: 10,000 requests an hour' });
+    await expect.poll(read).toEqual({
+      note: 'The element polls at most every 15 s; lower values are raised to 15 s.',
+      direct: '12,000 an hour (200 × 60): over the Enterprise plan’s 10,000.',
+      relay: '60 an hour, whatever the number of shoppers: within the Enterprise plan’s 10,000.',
+      verdict:
+        'Your Enterprise plan covers 166 shoppers at once without a relay, so 200 shoppers need the relay; with the relay it covers any number (60 requests an hour).',
+    });
+    // 166 fit directly: the verdict says so rather than sending them to the relay.
+    await shoppers.fill('166');
+    await expect.poll(read).toMatchObject({
+      direct: '9,960 an hour (166 × 60): within the Enterprise plan’s 10,000.',
+      verdict: expect.stringContaining('covers 166 shoppers at once without a relay, so 166 shoppers fit;'),
+    });
+    // Room is reserved for the texts: changing the inputs does not move the panel below.
+    expect(await height()).toBe(before);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('interval 15 on Free: not even one shopper directly, the relay needs 240 an hour and 36 s fits', async () => {
+    const { page, errors, interval, read, height } = await openCalculator();
+    await expect.poll(read).toMatchObject({ relay: expect.stringContaining('60 an hour') });
+    const before = await height();
+
+    await interval.fill('15');
+    await expect.poll(read).toEqual({
+      note: 'The element polls at most every 15 s; lower values are raised to 15 s.',
+      direct: '1,200 an hour (5 × 240): over the Free plan’s 100.',
+      relay: '240 an hour, whatever the number of shoppers: over the Free plan’s 100.',
+      verdict:
+        'Your Free plan does not cover even 1 shopper at once without a relay: one browser sends 240 requests an hour at 15 s; ' +
+        'with the relay it needs 240 requests an hour at 15 s, over the plan’s 100: an interval of 36 s or more fits (100 an hour).',
+    });
+    expect(await page.locator('#plan-relay').getAttribute('data-over')).toBe('true');
+    expect(await height()).toBe(before);
+    await mkdir(root('.artifacts'), { recursive: true });
+    await page.locator('#plan-calculator').screenshot({ path: root('.artifacts/plan-calculator.png') });
+
+    // The interval it names does fit; one second less does not.
+    await interval.fill('36');
+    await expect.poll(read).toMatchObject({ relay: '100 an hour, whatever the number of shoppers: within the Free plan’s 100.' });
+    await interval.fill('35');
+    await expect.poll(read).toMatchObject({ relay: '103 an hour, whatever the number of shoppers: over the Free plan’s 100.' });
+
+    // Below the element's minimum: the note says so, and the numbers use 15 s as the element would.
+    await interval.fill('5');
+    await expect.poll(read).toMatchObject({
+      note: '5 s is below the element’s minimum: it polls every 15 s, so the numbers use 15 s.',
+      relay: '240 an hour, whatever the number of shoppers: over the Free plan’s 100.',
+    });
+    await interval.fill('');
+    await expect.poll(read).toMatchObject({
+      note: 'No interval given: the element uses its default of 60 s, and so do the numbers.',
+      relay: '60 an hour, whatever the number of shoppers: within the Free plan’s 100.',
+    });
+    expect(await height()).toBe(before);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('has no axe violation, over the plan or within it', async () => {
+    const { page, errors, interval, read } = await openCalculator();
+    await expect.poll(read).toMatchObject({ relay: expect.stringContaining('60 an hour') });
+    expect(describeViolations(await auditAccessibility(page, '#plan-calculator'))).toBe('');
+    await interval.fill('10');
+    await expect.poll(read).toMatchObject({ note: expect.stringContaining('below the element’s minimum') });
+    expect(describeViolations(await auditAccessibility(page, '#plan-calculator'))).toBe('');
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });
