@@ -338,6 +338,12 @@ describe('429 and Retry-After', () => {
     expect(error).toMatchObject({ kind: 'rate-limited', status: 429, retryAfterMs: 120_000 });
   });
 
+  it('reads Retry-After on a 503 too, which stays a server error (the back-off honours it only for 429s)', async () => {
+    const { env } = fetchStub({ [ENDPOINT]: { status: 503, headers: { 'retry-after': '30' } } });
+    const error = await failure(fetchRealtimeReport({ apiBase: API_BASE, websiteId: freshWebsiteId(), env }));
+    expect(error).toMatchObject({ kind: 'server', status: 503, retryAfterMs: 30_000 });
+  });
+
   it("reads an HTTP-date Retry-After against the server's Date header, not the device clock", async () => {
     const { fetch } = fetchStub({
       [ENDPOINT]: {

@@ -5,9 +5,10 @@ const MAX_MESSAGE_LENGTH = 200;
 
 /** `text` without any of `secrets`, plain or URL-encoded (longest first, so one inside another goes whole). */
 export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  const forms = secrets.flatMap((secret) => (secret ? [secret, encodeURIComponent(secret)] : []));
-  forms.sort((a, b) => b.length - a.length);
-  return forms.reduce((clean, secret) => clean.replaceAll(secret, REDACTED), text);
+  return secrets
+    .flatMap((secret) => (secret ? [secret, encodeURIComponent(secret)] : []))
+    .sort((a, b) => b.length - a.length)
+    .reduce((clean, secret) => clean.replaceAll(secret, REDACTED), text);
 }
 
 /**
@@ -27,7 +28,7 @@ export function serviceMessage(body: string, contentType: string | null, secrets
   if (typeof text !== 'string') return null;
   // Control characters and quotes would break the quoting of the message or a log line.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point.
-  const folded = redact(text, secrets).replace(/[\u0000-\u001f\u007f-\u009f"\s]+/g, ' ');
+  const folded = redact(text, secrets).replace(/[\x00-\x1f\x7f-\x9f"\s]+/g, ' ');
   const clean = folded.trim();
   if (!clean) return null;
   return clean.length > MAX_MESSAGE_LENGTH ? `${clean.slice(0, MAX_MESSAGE_LENGTH)}…` : clean;

@@ -128,6 +128,7 @@ function statusError(response: Response, body: string, { url, websiteId, token, 
     kind,
     status,
     message: `${status}${said ? ` "${said}"` : ''} from ${url}: ${advice}`,
-    retryAfterMs: kind === 'rate-limited' ? parseRetryAfter(headers, now) : null,
+    // Any status may carry one (503 too); the back-off honours it for 429s only.
+    retryAfterMs: parseRetryAfter(headers, now),
   });
 }

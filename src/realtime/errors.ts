@@ -7,7 +7,7 @@ export interface RealtimeErrorInit {
   message: string;
   /** HTTP status of the answer, or null when there was none (network, timeout). */
   status?: number | null;
-  /** How long the service asked us to wait (429 Retry-After), in milliseconds. */
+  /** How long the service asked us to wait (its `Retry-After`, on a 429 or a 503), in milliseconds. */
   retryAfterMs?: number | null;
 }
 
