@@ -105,37 +105,15 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
   const upstream = readUpstream(input.upstream, label('upstream'), issues);
   const websites = readWebsites(input.websites, label('websites'), issues);
   const allowOrigins = readOrigins(input.allowOrigins ?? RELAY_DEFAULTS.allowOrigins, label('allowOrigins'), issues);
-  const interval = readWholeNumber(
-    input.interval ?? RELAY_DEFAULTS.interval,
-    label('interval'),
-    'seconds',
-    CONFIG_LIMITS.maxInterval,
-    issues,
-  );
-  const maxStale = readWholeNumber(
-    input.maxStale ?? RELAY_DEFAULTS.maxStale,
-    label('maxStale'),
-    'seconds',
-    CONFIG_LIMITS.maxMaxStale,
-    issues,
-  );
-  const hourlyBudget = readWholeNumber(
-    input.hourlyBudget ?? RELAY_DEFAULTS.hourlyBudget,
-    label('hourlyBudget'),
-    'requests',
-    CONFIG_LIMITS.maxHourlyBudget,
-    issues,
-  );
+  /** A whole-number field: its value or default, checked and named (with the variable it came from). */
+  const wholeNumber = (field: 'interval' | 'maxStale' | 'hourlyBudget' | 'storeDownBudget', unit: string, max: number, min = 1) =>
+    readWholeNumber(input[field] ?? RELAY_DEFAULTS[field], label(field), unit, max, issues, min);
+  const interval = wholeNumber('interval', 'seconds', CONFIG_LIMITS.maxInterval);
+  const maxStale = wholeNumber('maxStale', 'seconds', CONFIG_LIMITS.maxMaxStale);
+  const hourlyBudget = wholeNumber('hourlyBudget', 'requests', CONFIG_LIMITS.maxHourlyBudget);
   const store = readStore(input.store ?? RELAY_DEFAULTS.store, label('store'), issues);
   const storePrefix = readStorePrefix(input.storePrefix ?? RELAY_DEFAULTS.storePrefix, label('storePrefix'), issues);
-  const storeDownBudget = readWholeNumber(
-    input.storeDownBudget ?? RELAY_DEFAULTS.storeDownBudget,
-    label('storeDownBudget'),
-    'requests',
-    CONFIG_LIMITS.maxHourlyBudget,
-    issues,
-    0,
-  );
+  const storeDownBudget = wholeNumber('storeDownBudget', 'requests', CONFIG_LIMITS.maxHourlyBudget, 0);
   if (interval !== undefined && maxStale !== undefined && maxStale < interval) {
     // A fresh answer is served for `interval`; a shorter maximum age would contradict that.
     issues.push(`${label('maxStale')} (${maxStale}) must be at least interval (${interval})`);
