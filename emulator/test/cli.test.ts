@@ -1,11 +1,11 @@
 // @vitest-environment node
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CommandIo, CommandLineError, runServerCommand } from '../../server-kit/command.js';
 import { launchCommand } from '../../test/support/command-process.js';
+import { takenPort } from '../../test/support/network.js';
 import { emulatorCommand, parseCliArguments } from '../src/command.js';
 import { eventually } from './support/test-server.js';
 
@@ -123,15 +123,13 @@ describe('the emulator command', () => {
   });
 
   it('exits 1 when the port is taken', async () => {
-    const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const { port } = blocker.address() as { port: number };
+    const { port, release } = await takenPort();
     try {
       const run = runInProcess(['--port', String(port)]);
       expect(await run.exit).toBe(1);
       expect(run.err()).toMatch(/error: could not start: .*EADDRINUSE/);
     } finally {
-      blocker.close();
+      release();
     }
   });
 

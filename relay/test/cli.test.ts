@@ -1,12 +1,12 @@
 // @vitest-environment node
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulatorServer } from '../../emulator/src/index.js';
 import { type CommandIo, CommandLineError, runServerCommand } from '../../server-kit/command.js';
 import { launchCommand } from '../../test/support/command-process.js';
+import { takenPort } from '../../test/support/network.js';
 import { parseRelayArguments, relayCommand } from '../src/command.js';
 import { EMULATOR_CONFIG, eventually, leakedTokens, OTHER_SHOP, SHOP } from './support/relay-harness.js';
 
@@ -130,15 +130,13 @@ describe('the relay command, run in-process', () => {
   });
 
   it('exits 1 when the port is taken', async () => {
-    const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const { port } = blocker.address() as { port: number };
+    const { port, release } = await takenPort();
     try {
       const run = runInProcess(['--port', String(port), '--config', configPath]);
       expect(await run.exit).toBe(1);
       expect(run.err()).toMatch(/^error: could not start: .*EADDRINUSE/);
     } finally {
-      blocker.close();
+      release();
     }
   });
 

@@ -41,3 +41,11 @@ export async function eventually(condition: () => boolean | Promise<boolean>, ti
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** A loopback port held by a server of the test's own, so a command asked to listen there finds it taken. */
+export async function takenPort(): Promise<{ readonly port: number; release(): void }> {
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  const { port } = blocker.address() as { port: number };
+  return { port, release: () => blocker.close() };
+}
