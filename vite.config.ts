@@ -7,7 +7,7 @@ import { emulatorPlugin } from './demo/emulator-plugin.js';
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /** Squeezes the whitespace and comments out of the element's css`` template: bytes every shop pays for. */
-function minifyStyles(): Plugin {
+export function minifyStyles(): Plugin {
   return {
     name: 'live-visitors:minify-styles',
     apply: 'build',
@@ -26,6 +26,18 @@ function minifyStyles(): Plugin {
       });
       return { code: minified, map: null };
     },
+  };
+}
+
+/**
+ * The production build: `src/dev-mode.ts` becomes `false`, so the development build's long
+ * console messages fall out of the bundle (the library build for bundlers does the same).
+ */
+export function productionMode(): Plugin {
+  return {
+    name: 'live-visitors:production-mode',
+    apply: 'build',
+    load: (id) => (id.endsWith('/src/dev-mode.ts') ? 'export const DEV_MODE = false;' : null),
   };
 }
 
@@ -72,7 +84,7 @@ function terserAfterOxc(): Plugin {
 export default defineConfig({
   root: here('demo'),
   publicDir: here('dist'),
-  plugins: [minifyStyles(), terserAfterOxc(), emulatorPlugin()],
+  plugins: [productionMode(), minifyStyles(), terserAfterOxc(), emulatorPlugin()],
   server: { host: '127.0.0.1', open: false },
   build: {
     outDir: here('dist'),

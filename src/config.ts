@@ -1,3 +1,4 @@
+import { DEV_MODE } from './dev-mode.js';
 import type { FeedKey } from './realtime/feed.js';
 
 export const DEFAULT_INTERVAL_SECONDS = 60;
@@ -33,16 +34,16 @@ export type ConfigResult = { ok: true; config: WidgetConfig } | { ok: false; mes
 /** Turns attributes into a validated configuration, or a message naming the attribute to fix. */
 export function resolveConfig(attributes: WidgetAttributes, pageUrl = currentPageUrl()): ConfigResult {
   const websiteId = attributes.websiteId?.trim() ?? '';
-  if (!websiteId) return fail("set website-id to your website's ID.");
+  if (!websiteId) return fail(DEV_MODE ? "set website-id to your website's ID." : 'website-id');
 
   const token = attributes.token?.trim() || undefined;
   if (token && !/^[\x21-\x7e]+$/.test(token)) {
-    return fail('token has a space or a character a header cannot carry: paste only the token.');
+    return fail(DEV_MODE ? 'token has a space or a character a header cannot carry: paste only the token.' : 'token');
   }
 
   const apiBase = resolveApiBase(attributes.apiBase, pageUrl);
   if (apiBase === null) {
-    return fail("api-base must be an http(s) URL, a /path, or left out for this page's origin.");
+    return fail(DEV_MODE ? "api-base must be an http(s) URL, a /path, or left out for this page's origin." : 'api-base');
   }
 
   const intervalSeconds = clamp(finiteOr(attributes.interval, DEFAULT_INTERVAL_SECONDS), MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS);

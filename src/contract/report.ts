@@ -7,6 +7,8 @@ export interface RealtimeReport {
   timestamp: string;
 }
 
+import { DEV_MODE } from '../dev-mode.js';
+
 const ISO_UTC_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** True for a real instant in the spec's exact form (`2026-02-30T…` is well-formed but no date). */
@@ -17,16 +19,16 @@ export function isIsoUtcMillis(value: unknown): value is string {
 }
 
 /**
- * Checks a parsed JSON body against the spec. Returns the report, or the reason it is not one:
- * nothing unchecked ever reaches the page.
+ * Checks a parsed JSON body against the spec. Returns the report, or the reason it is not one
+ * (in production builds, just the field at fault): nothing unchecked ever reaches the page.
  */
 export function parseReport(body: unknown, expectedWebsiteId: string): RealtimeReport | string {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'not a JSON object';
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return DEV_MODE ? 'not a JSON object' : 'body';
   const { currentVisitors, websiteId, timestamp } = body as Record<string, unknown>;
   if (typeof currentVisitors !== 'number' || !Number.isSafeInteger(currentVisitors) || currentVisitors < 0) {
-    return 'currentVisitors is not a whole number ≥ 0';
+    return DEV_MODE ? 'currentVisitors is not a whole number ≥ 0' : 'currentVisitors';
   }
-  if (websiteId !== expectedWebsiteId) return 'websiteId is not the one asked for';
-  if (!isIsoUtcMillis(timestamp)) return 'timestamp is not like 2026-01-31T12:00:00.000Z';
+  if (websiteId !== expectedWebsiteId) return DEV_MODE ? 'websiteId is not the one asked for' : 'websiteId';
+  if (!isIsoUtcMillis(timestamp)) return DEV_MODE ? 'timestamp is not like 2026-01-31T12:00:00.000Z' : 'timestamp';
   return { currentVisitors, websiteId, timestamp };
 }

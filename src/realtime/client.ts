@@ -3,6 +3,7 @@ import { parseReport, type RealtimeReport } from '../contract/report.js';
 import { realtimeUrl } from '../contract/request.js';
 import { parseRetryAfter } from '../contract/retry-after.js';
 import { serviceMessage } from '../contract/service-message.js';
+import { DEV_MODE } from '../dev-mode.js';
 import { type Environment, environment } from './environment.js';
 import { RealtimeError } from './errors.js';
 
@@ -90,13 +91,15 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
 function transportError(cause: unknown, url: string, timedOut: boolean, timeoutMs: number, signal: AbortSignal | undefined): unknown {
   // Our caller cancelled: not a failure of the service, so pass the abort through untouched.
   if (signal?.aborted) return cause;
+  if (!DEV_MODE) return new RealtimeError({ kind: timedOut ? 'timeout' : 'network', message: url });
   return timedOut
     ? new RealtimeError({ kind: 'timeout', message: `No answer from ${url} in ${timeoutMs / 1000} s; retrying.` })
     : new RealtimeError({ kind: 'network', message: `Cannot reach ${url} (offline or CORS): check api-base.` });
 }
 
 function invalid(url: string, reason: string, status: number): RealtimeError {
-  return new RealtimeError({ kind: 'invalid-response', status, message: `Invalid answer from ${url}: ${reason}. Check api-base.` });
+  const message = DEV_MODE ? `Invalid answer from ${url}: ${reason}. Check api-base.` : `${url}: ${reason}`;
+  return new RealtimeError({ kind: 'invalid-response', status, message });
 }
 
 interface StatusContext {
@@ -112,8 +115,14 @@ function statusError(response: Response, body: string, { url, websiteId, token, 
   const kind = errorKindForStatus(status);
   const said = serviceMessage(body, headers.get('content-type'), [token]);
   // A chain of conditions, not a table: 19 bytes less in a bundle that every shopper downloads.
-  const advice =
-    kind === 'unauthorized'
+  // Production builds keep only the attribute to fix.
+  const advice = !DEV_MODE
+    ? kind === 'unauthorized'
+      ? 'token'
+      : kind === 'not-found' || kind === 'bad-request'
+        ? 'website-id'
+        : kind
+    : kind === 'unauthorized'
       ? "check the token attribute: this website's API token, or none for a relay."
       : kind === 'bad-request'
         ? 'set the website-id attribute.'

@@ -1,4 +1,5 @@
 import { isConfigurationError } from '../contract/errors.js';
+import { DEV_MODE } from '../dev-mode.js';
 import { retryDelay } from './backoff.js';
 import { fetchRealtimeAnswer, REQUEST_TIMEOUT_MS } from './client.js';
 import { type Environment, environment } from './environment.js';
@@ -228,7 +229,11 @@ export class VisitorFeed {
       // A relay's cached answer is as old as its upstream fetch: max-age counts from there. One it
       // serves past its own freshness means the service behind it fails: the count is stale.
       const failure: FeedFailure | null = stale
-        ? { kind: 'server', status: null, message: `${apiBase} serves an old count: the service behind the relay fails.` }
+        ? {
+            kind: 'server',
+            status: null,
+            message: DEV_MODE ? `${apiBase} serves an old count: the service behind the relay fails.` : apiBase,
+          }
         : null;
       this.#save({ report, fetchedAt: now - ageMs, attemptedAt: now, retryAt: null, failures: 0, failure });
     } catch (error) {
@@ -305,7 +310,9 @@ export class VisitorFeed {
 }
 
 function asRealtimeError(error: unknown): RealtimeError {
-  return error instanceof RealtimeError ? error : new RealtimeError({ kind: 'network', message: `Request failed: ${String(error)}` });
+  return error instanceof RealtimeError
+    ? error
+    : new RealtimeError({ kind: 'network', message: DEV_MODE ? `Request failed: ${String(error)}` : String(error) });
 }
 
 /** A retry time further ahead than any wait we set (or two intervals) means the clock jumped back. */

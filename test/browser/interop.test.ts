@@ -255,6 +255,14 @@ describe('an app that installed the package and bundles it (Vite production buil
     await expectShows(page, 'live-visitors', sentence(visitors));
   }
 
+  // The production build (the default condition) drops the development build's full sentences.
+  it('resolves the production build by default and the development build under the development condition', async () => {
+    const bundled = (files: Map<string, string>) => [...files.values()].join('\n');
+    const development = bundled(await buildBundlerApp({ 'import-define': `import 'live-visitors/define';` }, 'development'));
+    expect(development).toContain("set website-id to your website's ID.");
+    expect(bundled(app)).not.toContain("set website-id to your website's ID.");
+  });
+
   it("import 'live-visitors/define' registers <live-visitors>", async () => {
     await registersTheElement('import-define');
   });

@@ -15,44 +15,52 @@ export const PRODUCTION = {
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
 };
 
-/** Every browser source file under src/, relative to it (the server code never ships). */
-async function librarySources(directory = project('src')): Promise<string[]> {
-  const found: string[] = [];
+/** The same under the `development` condition (Vite's dev server, webpack's development mode). */
+export const DEVELOPMENT = {
+  resolve: { conditions: ['module', 'browser', 'development'] },
+  define: { 'process.env.NODE_ENV': JSON.stringify('development') },
+};
+
+/** The package's development build as `tsc -p tsconfig.build.json` emits it (the JavaScript; no type check). */
+async function developmentBuild(outDir: string, directory = project('src')): Promise<void> {
   for (const entry of await readdir(directory, { withFileTypes: true })) {
-    const path = join(directory, entry.name);
-    if (entry.isDirectory() && entry.name !== 'server') found.push(...(await librarySources(path)));
-    else if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) found.push(path);
+    const source = join(directory, entry.name);
+    if (entry.isDirectory()) await developmentBuild(outDir, source);
+    if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) continue;
+    const { outputText } = ts.transpileModule(await readFile(source, 'utf8'), {
+      compilerOptions: {
+        module: ts.ModuleKind.ESNext,
+        target: ts.ScriptTarget.ES2022,
+        useDefineForClassFields: false,
+        verbatimModuleSyntax: true,
+      },
+      fileName: source,
+    });
+    const target = join(outDir, relative(project('src'), source).replace(/\.ts$/, '.js'));
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, outputText);
   }
-  return found;
 }
 
 /**
  * Builds a shop's app that installed `live-visitors` from npm: the package as it ships (this
- * package.json with its `exports` and `sideEffects`, the library compiled to `dist/lib` as
- * `npm run build` emits it) inside the app's `node_modules`, and `entries` bundled by Vite's
- * production build. Returns the bundled files by name. The app lives under the project's
- * `node_modules/.cache`, so the package's own dependency (lit) resolves as it would for a shop.
+ * package.json with its `exports` and `sideEffects`, and both library builds as `npm run build`
+ * emits them: production in `dist/lib`, development in `dist/lib/development`) inside the app's
+ * `node_modules`, and `entries` bundled by Vite's build under the given export condition.
+ * Returns the bundled files by name. The app lives under the project's `node_modules/.cache`, so
+ * the package's own dependency (lit) resolves as it would for a shop.
  */
-export async function buildBundlerApp(entries: Record<string, string>): Promise<Map<string, string>> {
+export async function buildBundlerApp(
+  entries: Record<string, string>,
+  condition: 'production' | 'development' = 'production',
+): Promise<Map<string, string>> {
   const cache = project('node_modules/.cache');
   await mkdir(cache, { recursive: true });
   const app = await mkdtemp(join(cache, 'live-visitors-shop-app-'));
   try {
     const installed = join(app, 'node_modules', 'live-visitors');
-    for (const source of await librarySources()) {
-      const { outputText } = ts.transpileModule(await readFile(source, 'utf8'), {
-        compilerOptions: {
-          module: ts.ModuleKind.ESNext,
-          target: ts.ScriptTarget.ES2022,
-          useDefineForClassFields: false,
-          verbatimModuleSyntax: true,
-        },
-        fileName: source,
-      });
-      const target = join(installed, 'dist', 'lib', relative(project('src'), source).replace(/\.ts$/, '.js'));
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, outputText);
-    }
+    await build({ configFile: project('vite.library.config.ts'), logLevel: 'silent', build: { outDir: join(installed, 'dist', 'lib') } });
+    await developmentBuild(join(installed, 'dist', 'lib', 'development'));
     await copyFile(project('package.json'), join(installed, 'package.json'));
     await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'shop-app', private: true, type: 'module' }));
     const input: Record<string, string> = {};
@@ -65,7 +73,7 @@ export async function buildBundlerApp(entries: Record<string, string>): Promise<
       configFile: false,
       root: app,
       logLevel: 'silent',
-      ...PRODUCTION,
+      ...(condition === 'production' ? PRODUCTION : DEVELOPMENT),
       build: {
         outDir,
         target: 'es2022',
