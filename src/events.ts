@@ -1,3 +1,4 @@
+import type { Variant } from './holdout.js';
 import type { RealtimeErrorKind } from './realtime/errors.js';
 
 /** Detail of `live-visitors-update`: a new good report. */
@@ -15,8 +16,16 @@ export interface LiveVisitorsErrorDetail {
   message: string;
 }
 
+/** Detail of `live-visitors-impression`: the element was seen with a count, or would have been (`holdout`). */
+export interface LiveVisitorsImpressionDetail {
+  count: number;
+  websiteId: string;
+  variant: Variant;
+}
+
 export type LiveVisitorsUpdateEvent = CustomEvent<LiveVisitorsUpdateDetail>;
 export type LiveVisitorsErrorEvent = CustomEvent<LiveVisitorsErrorDetail>;
+export type LiveVisitorsImpressionEvent = CustomEvent<LiveVisitorsImpressionDetail>;
 
 /** Bubbling and composed, so a listener on the document hears every widget, shadow roots included. */
 export function dispatch<T>(target: EventTarget, type: string, detail: T): void {

@@ -1,6 +1,10 @@
 import { type PropertyValues, ReactiveElement } from '@lit/reactive-element';
+import { reportImpression } from './analytics.js';
+import { type Variant, variantFor } from './holdout.js';
+import { ImpressionWatch } from './impressions.js';
 import { styles } from './live-visitors.styles.js';
-import { type CustomTemplates, formatMessage, resolveLocale } from './messages.js';
+import { builtInTexts } from './locales/catalog.js';
+import { type CustomTemplates, formatAbout, formatMessage, type Notation, resolveLocale } from './messages.js';
 import type { WidgetState } from './view-state.js';
 import { VisitorsController } from './visitors-controller.js';
 import { WidgetDom } from './widget-dom.js';
@@ -16,7 +20,8 @@ const numberOrUnset = { fromAttribute: (value: string | null) => (value?.trim() 
  * @csspart base - The wrapper of the indicator and the text (inline, so a long sentence wraps like the page's text).
  * @csspart indicator - The decorative pulsing "live" dot (hidden from assistive technology).
  * @csspart text - The sentence.
- * @csspart count - The formatted number inside the sentence.
+ * @csspart count - The formatted number inside the sentence (class `changed` while a new number is highlighted).
+ * @csspart disclosure - The explanation of the number, shown on hover, focus or tap.
  *
  * @cssproperty --live-visitors-color - Text colour (default: inherited).
  * @cssproperty --live-visitors-accent - Colour of the live dot (default: #e0432b).
@@ -24,9 +29,11 @@ const numberOrUnset = { fromAttribute: (value: string | null) => (value?.trim() 
  * @cssproperty --live-visitors-gap - Space between the dot and the text (default: 0.5em).
  * @cssproperty --live-visitors-count-color - Colour of the number (default: inherited).
  * @cssproperty --live-visitors-count-weight - Font weight of the number (default: 700).
+ * @cssproperty --live-visitors-highlight - Background that fades from a new number (default: #ffe58a).
  *
  * @fires live-visitors-update - A new good report: `detail` is `{ count, websiteId, timestamp }`.
  * @fires live-visitors-error - A request or the configuration failed: `detail` is `{ kind, status, message }`.
+ * @fires live-visitors-impression - At most once per page view: the element was at least half visible for one second with a count shown (or held back by the holdout): `detail` is `{ count, websiteId, variant }`.
  */
 export class LiveVisitors extends ReactiveElement {
   static override styles = styles;
@@ -43,6 +50,10 @@ export class LiveVisitors extends ReactiveElement {
     textTwo: { attribute: 'text-two' },
     textFew: { attribute: 'text-few' },
     textMany: { attribute: 'text-many' },
+    notation: {},
+    disclosure: {},
+    disclosureText: { attribute: 'disclosure-text' },
+    holdout: { converter: numberOrUnset },
     state: { reflect: true },
   };
 
@@ -64,12 +75,22 @@ export class LiveVisitors extends ReactiveElement {
   declare textTwo: string | null;
   declare textFew: string | null;
   declare textMany: string | null;
+  /** `standard` (1,234) or `compact` (1.2K), in the element's language. */
+  declare notation: Notation;
+  /** `on`: hover, focus or a tap explains the number; `off` removes the explanation. */
+  declare disclosure: 'on' | 'off';
+  /** Replaces the built-in explanation; `{time}` stands for when the count was collected. */
+  declare disclosureText: string | null;
+  /** Share of browsers (0 to 0.9) kept from the sentence as an experiment's control group. */
+  declare holdout: number;
   /** `loading`, `live`, `stale` or `unavailable`: reflected for styling; set by the element. */
   declare state: WidgetState;
 
   readonly #visitors = new VisitorsController(this);
   /** Made at the first update: the shadow root exists only once the element is connected. */
   #dom: WidgetDom | null = null;
+  /** It shows a count, or would if it were not held out: what an impression needs. */
+  #showsCount = false;
 
   constructor() {
     super();
@@ -84,7 +105,16 @@ export class LiveVisitors extends ReactiveElement {
     this.textTwo = null;
     this.textFew = null;
     this.textMany = null;
+    this.notation = 'standard';
+    this.disclosure = 'on';
+    this.disclosureText = null;
+    this.holdout = 0;
     this.state = 'loading';
+    new ImpressionWatch(
+      this,
+      () => this.#showsCount,
+      () => reportImpression(this, { count: this.count!, websiteId: this.#visitors.view.report!.websiteId, variant: this.variant }),
+    );
   }
 
   /** The current count (also when below `min`), or null when none is young enough to show. */
@@ -96,6 +126,11 @@ export class LiveVisitors extends ReactiveElement {
   get updatedAt(): Date | null {
     const { report } = this.#visitors.view;
     return report ? new Date(report.timestamp) : null;
+  }
+
+  /** `holdout` when this browser is in the control group for this website (it then shows the fallback), else `shown`. */
+  get variant(): Variant {
+    return variantFor(this.websiteId?.trim() ?? '', this.holdout);
   }
 
   /**
@@ -126,7 +161,25 @@ export class LiveVisitors extends ReactiveElement {
     this.state = state;
     super.update(changed);
     this.#dom ??= new WidgetDom(this.renderRoot as ShadowRoot);
-    this.#dom.show(shown ? formatMessage(report!.currentVisitors, this.#locale(), this.#customTemplates()) : null);
+    const locale = this.#locale();
+    // A language of its own file shows nothing until the file is in, then updates.
+    const builtIn = shown ? builtInTexts(locale, () => this.requestUpdate()) : null;
+    this.#showsCount = !!builtIn;
+    if (!builtIn || this.variant === 'holdout') {
+      this.#dom.show(null, null);
+      return;
+    }
+    const { notation, disclosureText } = this;
+    const sentence = formatMessage(
+      report!.currentVisitors,
+      locale,
+      this.#customTemplates(),
+      builtIn,
+      notation === 'compact' ? notation : undefined,
+    );
+    const aboutLang = disclosureText ? locale : builtIn.lang;
+    const about = formatAbout(disclosureText || builtIn.texts.about, report!.timestamp, aboutLang);
+    this.#dom.show(sentence, this.disclosure === 'off' ? null : { text: about, lang: aboutLang });
   }
 
   /**

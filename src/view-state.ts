@@ -10,28 +10,33 @@ import { CLOCK_SKEW_TOLERANCE_MS, type FeedSnapshot } from './realtime/feed.js';
  */
 export type WidgetState = 'loading' | 'live' | 'stale' | 'unavailable';
 
-export interface WidgetView {
+/** What a feed's snapshot means for an element at some time. */
+export interface FeedView {
   state: WidgetState;
   /** The report still young enough to show, if any (its count may be below `min`). */
   report: RealtimeReport | null;
-  /** The sentence shows: there is a report, and its count is at least `min`. */
-  shown: boolean;
   /** Device time at which the view changes by time alone (live turns stale, a count expires), if any. */
   changesAt: number | null;
 }
 
-export const UNAVAILABLE: WidgetView = { state: 'unavailable', report: null, shown: false, changesAt: null };
+/** What the element shows. */
+export interface WidgetView extends FeedView {
+  /** The sentence shows (or would, held out): `min` as the steady-display rule applies it. */
+  shown: boolean;
+}
 
-/** Pure: what to show for a feed snapshot at device time `now`. */
-export function widgetView(snapshot: FeedSnapshot | null, now: number, maxAgeMs: number, intervalMs: number, min: number): WidgetView {
+export const UNAVAILABLE: FeedView = { state: 'unavailable', report: null, changesAt: null };
+
+/** Pure: what a feed snapshot means at device time `now`. */
+export function feedView(snapshot: FeedSnapshot | null, now: number, maxAgeMs: number, intervalMs: number): FeedView {
   if (!snapshot || snapshot.stopped) return UNAVAILABLE;
   const { report, fetchedAt, attemptedAt, failure, settled } = snapshot;
   const expiresAt = fetchedAt === null ? null : fetchedAt + maxAgeMs;
   // A fetch time in the future means the device clock moved back: the age is unknowable, so the count is not shown.
   const usable = report !== null && expiresAt !== null && now <= expiresAt && fetchedAt! <= now + CLOCK_SKEW_TOLERANCE_MS;
-  if (!usable) return settled ? UNAVAILABLE : { state: 'loading', report: null, shown: false, changesAt: null };
+  if (!usable) return settled ? UNAVAILABLE : { state: 'loading', report: null, changesAt: null };
   const overdueAt = (attemptedAt ?? fetchedAt!) + intervalMs + REQUEST_TIMEOUT_MS;
   const state = failure || (settled && now > overdueAt) ? 'stale' : settled ? 'live' : 'loading';
   const changesAt = state === 'live' ? Math.min(overdueAt + 1, expiresAt) : expiresAt;
-  return { state, report, shown: report.currentVisitors >= min, changesAt };
+  return { state, report, changesAt };
 }

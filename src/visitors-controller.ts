@@ -3,7 +3,8 @@ import { type ConfigResult, resolveConfig, type WidgetAttributes } from './confi
 import { dispatch, type LiveVisitorsErrorDetail, type LiveVisitorsUpdateDetail } from './events.js';
 import { environment } from './realtime/environment.js';
 import { type FeedSnapshot, feedFor, feedId } from './realtime/feed.js';
-import { UNAVAILABLE, type WidgetView, widgetView } from './view-state.js';
+import { SteadyDisplay } from './steady-display.js';
+import { type FeedView, feedView, UNAVAILABLE, type WidgetView } from './view-state.js';
 
 type Host = ReactiveControllerHost & HTMLElement & WidgetAttributes;
 
@@ -17,7 +18,7 @@ type Host = ReactiveControllerHost & HTMLElement & WidgetAttributes;
 export class VisitorsController implements ReactiveController {
   readonly #host: Host;
   /** What the element shows, as of its last update. */
-  view: WidgetView = UNAVAILABLE;
+  view: WidgetView = { ...UNAVAILABLE, shown: false };
   #result: ConfigResult | null = null;
   /** The feed (or configuration error) the element follows; what it announced belongs to it. */
   #followed: string | null = null;
@@ -26,6 +27,7 @@ export class VisitorsController implements ReactiveController {
   #expiryTimer: unknown = null;
   #announcedFetchTime: number | null = null;
   #announcedFailureAt: number | null = null;
+  #steady = new SteadyDisplay();
 
   constructor(host: Host) {
     this.#host = host;
@@ -41,8 +43,11 @@ export class VisitorsController implements ReactiveController {
   }
 
   hostUpdate(): void {
-    this.#follow(resolveConfig(this.#host));
-    this.view = this.#viewNow();
+    const result = resolveConfig(this.#host);
+    this.#follow(result);
+    const view = this.#feedViewNow();
+    const count = view.report?.currentVisitors ?? null;
+    this.view = { ...view, shown: this.#steady.shows(count, result.ok ? result.config.min : 1, environment().now()) };
   }
 
   hostUpdated(): void {
@@ -70,6 +75,7 @@ export class VisitorsController implements ReactiveController {
     this.#snapshot = null;
     this.#announcedFetchTime = null;
     this.#announcedFailureAt = null;
+    this.#steady = new SteadyDisplay();
     if (result.ok) this.#subscribe();
     else {
       environment().warn(`<live-visitors> shows nothing: ${result.message}`);
@@ -83,10 +89,10 @@ export class VisitorsController implements ReactiveController {
     this.#unsubscribe = feedFor(result.config.key).subscribe((snapshot) => this.#receive(snapshot), result.config.intervalMs);
   }
 
-  #viewNow(): WidgetView {
+  #feedViewNow(): FeedView {
     if (!this.#result?.ok) return UNAVAILABLE;
-    const { maxAgeMs, intervalMs, min } = this.#result.config;
-    return widgetView(this.#snapshot, environment().now(), maxAgeMs, intervalMs, min);
+    const { maxAgeMs, intervalMs } = this.#result.config;
+    return feedView(this.#snapshot, environment().now(), maxAgeMs, intervalMs);
   }
 
   #receive(snapshot: FeedSnapshot): void {
@@ -94,7 +100,7 @@ export class VisitorsController implements ReactiveController {
     this.#host.requestUpdate();
     const { report, fetchedAt, attemptedAt, failure } = snapshot;
     // A report is new when it was fetched at another time: failures and other tabs re-send the same one.
-    if (report && fetchedAt !== this.#announcedFetchTime && this.#viewNow().report === report) {
+    if (report && fetchedAt !== this.#announcedFetchTime && this.#feedViewNow().report === report) {
       this.#announcedFetchTime = fetchedAt;
       const { currentVisitors: count, websiteId, timestamp } = report;
       this.#announce<LiveVisitorsUpdateDetail>('live-visitors-update', { count, websiteId, timestamp });

@@ -1,4 +1,12 @@
+import { disclosureFor } from './disclosure.js';
+import { part } from './dom-part.js';
 import type { Sentence } from './messages.js';
+
+/** A text and its language. */
+export interface Text {
+  text: string;
+  lang: string;
+}
 
 /**
  * The element's shadow DOM without a template engine: a fixed skeleton, built once, in which
@@ -9,37 +17,59 @@ export class WidgetDom {
   readonly #fallback = document.createElement('slot');
   readonly #text = part('span', 'text');
   readonly #base = part('span', 'base', part('span', 'indicator'), this.#text);
-  /** What is on screen, so an unchanged view (the same count a minute later) touches nothing. */
+  readonly #disclosure: HTMLElement;
+  /** The sentence on screen, so an unchanged one (the same count a minute later) touches nothing. */
   #painted: string | null = null;
+  /** The number on screen, or null while the fallback shows: a different one is highlighted. */
+  #count: string | null = null;
 
   constructor(root: ShadowRoot) {
     this.#root = root;
+    this.#disclosure = disclosureFor(root.host as HTMLElement);
     this.#fallback.name = 'fallback';
     // The dot is decoration: the sentence says it all.
     this.#base.firstElementChild!.setAttribute('aria-hidden', 'true');
   }
 
-  /** Shows the sentence, or the `fallback` slot when there is none. */
-  show(sentence: Sentence | null): void {
-    const painted = sentence ? JSON.stringify(sentence) : '';
-    if (painted === this.#painted) return;
-    this.#painted = painted;
-    if (sentence) {
-      this.#text.lang = sentence.lang;
-      this.#text.replaceChildren(...sentence.parts.map((text, index) => (index % 2 ? part('strong', 'count', text) : text)));
+  /** Shows the sentence with its disclosure (`about`, none when off), or the `fallback` slot when there is none. */
+  show(sentence: Sentence | null, about: Text | null): void {
+    const disclosure = this.#disclosure;
+    if (sentence) this.#paint(sentence);
+    else this.#painted = this.#count = null;
+    if (about) {
+      disclosure.lang = about.lang;
+      if (disclosure.textContent !== about.text) disclosure.textContent = about.text;
+      // The sentence is the disclosure's trigger: one tab stop, described by it.
+      this.#base.tabIndex = 0;
+      this.#base.setAttribute('aria-describedby', disclosure.id);
+    } else {
+      this.#base.removeAttribute('tabindex');
+      this.#base.removeAttribute('aria-describedby');
     }
     // Only our own nodes move: where a browser cannot adopt stylesheets, Lit put <style> elements here too.
-    const [shown, hidden] = sentence ? [this.#base, this.#fallback] : [this.#fallback, this.#base];
-    hidden.remove();
-    if (shown.parentNode !== this.#root) this.#root.append(shown);
+    const shown = sentence ? (about ? [this.#base, disclosure] : [this.#base]) : [this.#fallback];
+    for (const node of [this.#base, disclosure, this.#fallback]) {
+      if (!shown.includes(node)) node.remove();
+      else if (node.parentNode !== this.#root) this.#root.append(node);
+    }
   }
-}
 
-/** `<tag part="name" class="name">` holding `children`: parts for page authors, classes for our CSS. */
-function part(tag: string, name: string, ...children: (Node | string)[]): HTMLElement {
-  const element = document.createElement(tag);
-  element.setAttribute('part', name);
-  element.className = name;
-  element.append(...children);
-  return element;
+  #paint(sentence: Sentence): void {
+    const painted = JSON.stringify(sentence);
+    if (painted === this.#painted) return;
+    this.#painted = painted;
+    const count = sentence.parts[1] ?? '';
+    // A new number is highlighted; the first one painted (a cached count too) is not.
+    const changed = this.#count !== null && count !== this.#count;
+    this.#count = count;
+    this.#text.lang = sentence.lang;
+    this.#text.replaceChildren(
+      ...sentence.parts.map((text, index) => {
+        if (!(index % 2)) return text;
+        const number = part('strong', 'count', text);
+        if (changed) number.classList.add('changed');
+        return number;
+      }),
+    );
+  }
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FeedKey, type FeedSnapshot, VisitorFeed } from '../src/realtime/feed.js';
-import { widgetView } from '../src/view-state.js';
+import { feedView } from '../src/view-state.js';
 import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
 import { FakeService } from './support/fake-service.js';
 
@@ -133,7 +133,7 @@ describe('edge cases', () => {
     service.reply = () => ({ status: 503 });
     const page = watch(browser.openTab());
     await elapse(0);
-    const view = widgetView(page.latest(), Date.now(), 10 * MINUTE, MINUTE, 1);
+    const view = feedView(page.latest(), Date.now(), 10 * MINUTE, MINUTE);
     expect(view.report).toBeNull();
   });
 

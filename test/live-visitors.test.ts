@@ -7,6 +7,7 @@ import { setEnvironment } from '../src/realtime/environment.js';
 import { activeFeedCount } from '../src/realtime/feed.js';
 import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
 import { FakeService } from './support/fake-service.js';
+import { languageLoaded } from './support/languages.js';
 
 const MINUTE = 60_000;
 
@@ -75,8 +76,8 @@ describe('rendering a count', () => {
 
   it.each([
     ['de', 1234, '1.234 Personen sehen sich gerade in diesem Shop um'],
-    ['pl', 22, '22 osoby oglądają teraz ten sklep'],
-    ['pl', 25, '25 osób ogląda teraz ten sklep'],
+    ['pl', 22, '22 osoby przeglądają teraz ten sklep'],
+    ['pl', 25, '25 osób przegląda teraz ten sklep'],
     ['fr', 1, '1 personne visite cette boutique en ce moment'],
   ])('speaks the inherited language %s (%i)', async (lang, count, text) => {
     service.count = count;
@@ -84,6 +85,7 @@ describe('rendering a count', () => {
       `<section lang="${lang}"><p><live-visitors website-id="${websiteId}" api-base="https://a.example"></live-visitors></p></section>`,
     );
     const el = host.querySelector('live-visitors')!;
+    await languageLoaded(lang);
     await settle(el);
     expect(shownText(el)).toBe(text);
   });
@@ -93,8 +95,9 @@ describe('rendering a count', () => {
       `<div lang="de"><live-visitors lang="es" website-id="${websiteId}" api-base="https://a.example"></live-visitors></div>`,
     );
     const el = host.querySelector('live-visitors')!;
+    await languageLoaded('es');
     await settle(el);
-    expect(shownText(el)).toBe('23 personas están viendo esta tienda ahora mismo');
+    expect(shownText(el)).toBe('23 personas están visitando esta tienda ahora mismo');
   });
 
   it('uses custom templates per plural form', async () => {
@@ -136,7 +139,7 @@ describe('the shadow DOM', () => {
   });
 
   it('leaves the DOM alone when a poll brings the same count', async () => {
-    const el = await widget();
+    const el = await widget('disclosure="off"');
     const mutations: MutationRecord[] = [];
     const observer = new MutationObserver((records) => mutations.push(...records));
     observer.observe(el.shadowRoot!, { subtree: true, childList: true, characterData: true, attributes: true });

@@ -1,9 +1,19 @@
-import { describe, expect, it } from 'vitest';
-import { builtInTemplates, formatMessage, type PluralTemplates, resolveLocale, supportedLanguages } from '../src/messages.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type BuiltInTexts, builtInLanguages, builtInTexts } from '../src/locales/catalog.js';
+import { type CustomTemplates, formatAbout, formatMessage, resolveLocale } from '../src/messages.js';
+import { languageLoaded as loaded } from './support/languages.js';
+
+const LOCALES = ['en', 'de', 'de-CH', 'fr', 'es', 'it', 'nl', 'pt', 'pt-BR', 'pl', 'ja', 'zh-TW', 'zh-Hant-HK', 'zh-CN', 'xx', 'EN-US'];
+const texts = new Map<string, BuiltInTexts>();
+beforeAll(async () => {
+  for (const locale of LOCALES) texts.set(resolveLocale(locale), await loaded(resolveLocale(locale)));
+});
+
+const format = (count: number, locale: string, custom: CustomTemplates = {}, notation?: 'compact') =>
+  formatMessage(count, locale, custom, texts.get(locale)!, notation);
 
 /** The sentence a reader sees for `count` in the page language `lang`, with the built-in texts. */
-const sentence = (count: number, lang: string, custom: Partial<PluralTemplates> = {}) =>
-  formatMessage(count, resolveLocale(lang), custom).parts.join('');
+const sentence = (count: number, lang: string, custom: CustomTemplates = {}) => format(count, resolveLocale(lang), custom).parts.join('');
 
 const NNBSP = '\u202f';
 
@@ -31,28 +41,34 @@ describe('resolveLocale', () => {
 });
 
 describe('built-in texts', () => {
-  it('cover at least en, de, fr, es, it, nl, pt and pl', () => {
-    expect(supportedLanguages()).toEqual(expect.arrayContaining(['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl']));
+  it('cover at least the 35 languages of issue 13', () => {
+    const required = 'en de fr es it nl pt pl sv da nb fi cs sk ro hu el bg hr sl lt lv et uk ru tr ar he ja zh ko id th vi hi'.split(' ');
+    expect(builtInLanguages()).toEqual(expect.arrayContaining([...required, 'zh-Hant']));
   });
 
-  it.each(supportedLanguages())('%s has a one and an other form, each with {count} exactly once', (language) => {
-    const templates = builtInTemplates(language);
-    expect(templates.one).toEqual(expect.any(String));
-    expect(templates.other).toEqual(expect.any(String));
-    expect(templates.one).not.toBe(templates.other);
-    for (const [category, template] of Object.entries(templates)) {
-      expect(template.split('{count}'), `${language}.${category}`).toHaveLength(2);
-    }
-  });
-
-  it.each([
+  it.each<[string, string]>([
     ['de-CH', 'de'],
     ['pt-BR', 'pt'],
     ['EN-US', 'en'],
-    ['ja', 'en'],
-    ['zh-Hant-TW', 'en'],
-  ])('%s uses the %s texts', (locale, language) => {
-    expect(builtInTemplates(locale)).toBe(builtInTemplates(language));
+    ['zh-TW', 'zh-Hant'],
+    ['zh-Hant-HK', 'zh-Hant'],
+    ['zh-CN', 'zh'],
+  ])('%s uses the %s texts', async (locale, language) => {
+    expect((await loaded(resolveLocale(locale))).texts).toBe((await loaded(language)).texts);
+  });
+
+  it('a language without texts (xx) gets English, marked lang="en"', () => {
+    expect(texts.get('xx')).toEqual({ texts: texts.get('en')!.texts, lang: 'en' });
+  });
+
+  it('a language file loads once per page, and every element asking meanwhile hears when it is in', async () => {
+    const heard: string[] = [];
+    expect(builtInTexts('sv', () => heard.push('a'))).toBeNull();
+    expect(builtInTexts('sv-FI', () => heard.push('b'))).toBeNull();
+    await loaded('sv');
+    expect(heard).toEqual(['a', 'b']);
+    expect(builtInTexts('sv', () => heard.push('c'))?.texts.other).toContain('{count}');
+    expect(heard).toEqual(['a', 'b']);
   });
 });
 
@@ -65,52 +81,54 @@ describe('formatMessage with the built-in texts', () => {
     ['de', 1234, '1.234 Personen sehen sich gerade in diesem Shop um'],
     ['fr', 1, '1 personne visite cette boutique en ce moment'],
     ['fr', 1234, `1${NNBSP}234 personnes visitent cette boutique en ce moment`],
-    ['es', 1, '1 persona está viendo esta tienda ahora mismo'],
-    ['es', 3, '3 personas están viendo esta tienda ahora mismo'],
+    ['es', 1, '1 persona está visitando esta tienda ahora mismo'],
+    ['es', 3, '3 personas están visitando esta tienda ahora mismo'],
     ['it', 1, '1 persona sta visitando questo negozio in questo momento'],
     ['it', 3, '3 persone stanno visitando questo negozio in questo momento'],
-    ['nl', 1, '1 persoon bekijkt deze winkel op dit moment'],
-    ['nl', 3, '3 personen bekijken deze winkel op dit moment'],
-    ['pt', 1, '1 pessoa está vendo esta loja agora'],
-    ['pt', 3, '3 pessoas estão vendo esta loja agora'],
-    ['pl', 1, '1 osoba ogląda teraz ten sklep'],
-    ['pl', 2, '2 osoby oglądają teraz ten sklep'],
-    ['pl', 5, '5 osób ogląda teraz ten sklep'],
-    ['pl', 22, '22 osoby oglądają teraz ten sklep'],
-    ['pl', 25, '25 osób ogląda teraz ten sklep'],
+    ['nl', 1, '1 persoon kijkt nu rond in deze winkel'],
+    ['nl', 3, '3 mensen kijken nu rond in deze winkel'],
+    ['pt', 1, '1 pessoa está navegando nesta loja agora'],
+    ['pt', 3, '3 pessoas estão navegando nesta loja agora'],
+    ['pl', 1, '1 osoba przegląda teraz ten sklep'],
+    ['pl', 2, '2 osoby przeglądają teraz ten sklep'],
+    ['pl', 5, '5 osób przegląda teraz ten sklep'],
+    ['pl', 22, '22 osoby przeglądają teraz ten sklep'],
+    ['pl', 25, '25 osób przegląda teraz ten sklep'],
     ['%%', 2, '2 people are browsing this shop right now'],
   ])('%s, %i → %j', (lang, count, expected) => {
     expect(sentence(count, lang)).toBe(expected);
   });
 
-  it.each<[string, string]>([
-    ['es', '1.000.000 personas están viendo esta tienda ahora mismo'],
-    ['it', '1.000.000 persone stanno visitando questo negozio in questo momento'],
-    ['pt', '1.000.000 pessoas estão vendo esta loja agora'],
-  ])('%s falls back to the other form for the "many" category it has no text for (1,000,000)', (lang, expected) => {
-    expect(new Intl.PluralRules(lang).select(1_000_000)).toBe('many');
-    expect(sentence(1_000_000, lang)).toBe(expected);
-  });
-
   it('splits the sentence around the formatted count so it can be emphasised', () => {
-    expect(formatMessage(23, 'en', {}).parts).toEqual(['', '23', ' people are browsing this shop right now']);
+    expect(format(23, 'en').parts).toEqual(['', '23', ' people are browsing this shop right now']);
   });
 
   it('de-CH uses the German texts with Swiss digit grouping', () => {
-    const [before, count, after] = formatMessage(1234, resolveLocale('de-CH'), {}).parts;
+    const [before, count, after] = format(1234, 'de-CH').parts;
     expect(before).toBe('');
     expect(count).toMatch(/^1['’]234$/);
     expect(after).toBe(' Personen sehen sich gerade in diesem Shop um');
   });
 
-  it('an unknown language (ja) gets the English texts with Japanese number format', () => {
-    expect(formatMessage(1234, resolveLocale('ja'), {}).parts).toEqual(['', '1,234', ' people are browsing this shop right now']);
-    expect(formatMessage(1234, 'ja', {}).parts[1]).toBe(new Intl.NumberFormat('ja').format(1234));
+  it('an unknown language (xx) gets the English texts, marked English', () => {
+    expect(format(1234, 'xx')).toEqual({ parts: ['', '1,234', ' people are browsing this shop right now'], lang: 'en' });
   });
 
-  // Japanese has only the plural form "other": English texts need English grammar, or 1 reads "1 people".
-  it('an unknown language with one plural form still gets English grammar for 1', () => {
-    expect(sentence(1, 'ja')).toBe('1 person is browsing this shop right now');
+  // xx has only the plural form "other": English texts need English grammar, or 1 reads "1 people".
+  it('an unknown language still gets English grammar for 1', () => {
+    expect(sentence(1, 'xx')).toBe('1 person is browsing this shop right now');
+  });
+
+  it.each<[string, number, string]>([
+    ['en', 1234, '1.2K'],
+    ['en', 999, '999'],
+    ['en', 1_500_000, '1.5M'],
+    ['de', 1234, '1234'],
+    ['de', 12_345, '12.345'],
+    ['ja', 12_345, '1.2万'],
+  ])('notation="compact" in %s formats %i as %j', (locale, count, number) => {
+    expect(format(count, locale, {}, 'compact').parts[1]).toBe(new Intl.NumberFormat(locale, { notation: 'compact' }).format(count));
+    expect(format(count, locale, {}, 'compact').parts[1]?.replace(/\u00a0/g, ' ')).toBe(number);
   });
 });
 
@@ -135,10 +153,10 @@ describe('formatMessage with custom templates', () => {
   });
 
   it.each<[number, string]>([
-    [1, '1 osoba ogląda teraz ten sklep'],
+    [1, '1 osoba przegląda teraz ten sklep'],
     [2, '2 klientów X'],
     [22, '22 klientów X'],
-    [5, '5 osób ogląda teraz ten sklep'],
+    [5, '5 osób przegląda teraz ten sklep'],
   ])('text-few for pl is used only for the "few" counts (%i)', (count, expected) => {
     expect(sentence(count, 'pl', { few: '{count} klientów X' })).toBe(expected);
   });
@@ -152,17 +170,32 @@ describe('formatMessage with custom templates', () => {
   });
 
   it('a template without {count} is shown as it is', () => {
-    expect(formatMessage(9, 'en', { other: 'Others are looking at this too' }).parts).toEqual(['Others are looking at this too']);
+    expect(format(9, 'en', { other: 'Others are looking at this too' }).parts).toEqual(['Others are looking at this too']);
   });
 
   it('a template with {count} twice shows the count twice', () => {
-    expect(formatMessage(1234, 'de', { other: '{count} Leute, ja {count}!' }).parts).toEqual(['', '1.234', ' Leute, ja ', '1.234', '!']);
+    expect(format(1234, 'de', { other: '{count} Leute, ja {count}!' }).parts).toEqual(['', '1.234', ' Leute, ja ', '1.234', '!']);
   });
 
   it('returns HTML payloads as plain strings, unparsed and unescaped', () => {
     const template = '<img src=x onerror=alert(1)>{count}<script>alert("{x}")</script>&amp;';
-    const { parts } = formatMessage(3, 'en', { other: template });
+    const { parts } = format(3, 'en', { other: template });
     expect(parts).toEqual(['<img src=x onerror=alert(1)>', '3', '<script>alert("{x}")</script>&amp;']);
     for (const part of parts) expect(typeof part).toBe('string');
+  });
+});
+
+describe('formatAbout', () => {
+  it('puts the local time the count was collected in place of {time}, in the given language', () => {
+    const timestamp = '2026-11-22T12:04:00.000Z';
+    const time = new Intl.DateTimeFormat('de', { timeStyle: 'short' }).format(new Date(timestamp));
+    expect(formatAbout('Stand {time}.', timestamp, 'de')).toBe(`Stand ${time}.`);
+    expect(formatAbout(texts.get('en')!.texts.about, timestamp, 'en')).toMatch(
+      /^Unique visitors on this whole site in the last 3 minutes · updated \d{1,2}:04\s?(AM|PM)$/,
+    );
+  });
+
+  it('leaves a text without {time} as it is', () => {
+    expect(formatAbout('Live data from our analytics', '2026-11-22T12:04:00.000Z', 'en')).toBe('Live data from our analytics');
   });
 });

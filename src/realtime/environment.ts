@@ -29,6 +29,11 @@ export interface Environment {
   storage(): Storage | undefined;
   /** The Web Locks API, when the browser has it. */
   locks(): LockManager | undefined;
+  /**
+   * Calls back whenever `element` becomes at least half visible in the viewport or stops being so
+   * (never where the browser has no IntersectionObserver); returns the unsubscribe function.
+   */
+  onHalfVisible(element: Element, listener: (halfVisible: boolean) => void): () => void;
   warn(message: string): void;
 }
 
@@ -60,6 +65,12 @@ export const browserEnvironment: Environment = {
     }
   },
   locks: () => globalThis.navigator?.locks,
+  onHalfVisible(element, listener) {
+    if (typeof IntersectionObserver === 'undefined') return () => {};
+    const observer = new IntersectionObserver((entries) => listener(entries.at(-1)!.intersectionRatio >= 0.5), { threshold: 0.5 });
+    observer.observe(element);
+    return () => observer.disconnect();
+  },
   warn: (message) => console.warn(message),
 };
 

@@ -1,0 +1,5 @@
+// The bundle without on-demand languages: English for every page.
+import en from '../../src/locales/en.js';
+
+export const DEFAULT_LANGUAGE = 'en';
+export const builtInTexts = () => ({ texts: en, lang: DEFAULT_LANGUAGE });

@@ -1,0 +1,2 @@
+// The bundle without impressions: nothing watches the element.
+export class ImpressionWatch {}

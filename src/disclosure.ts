@@ -1,0 +1,29 @@
+import { part } from './dom-part.js';
+
+/**
+ * What the number is and when it was collected, as a tooltip (the WAI-ARIA tooltip pattern): the
+ * sentence is the element's one tab stop and is described by it, so a screen reader reads it on
+ * focus. CSS opens it while the element is hovered or the sentence has focus (a tap focuses it
+ * too). Escape closes it wherever focus is (WCAG 1.4.13), until pointer and focus have left. It
+ * is positioned out of the flow: opening it moves nothing on the page.
+ */
+export function disclosureFor(host: HTMLElement): HTMLElement {
+  const disclosure = part('span', 'disclosure');
+  disclosure.id = 'disclosure';
+  disclosure.setAttribute('role', 'tooltip');
+  const dismiss = (event: Event) => {
+    if ((event as KeyboardEvent).key === 'Escape') disclosure.hidden = true;
+  };
+  // The document hears Escape only while the pointer or focus is on the element.
+  const near = () => document.addEventListener('keydown', dismiss);
+  const away = () => {
+    if (host.matches(':hover,:focus-within')) return;
+    disclosure.hidden = false;
+    document.removeEventListener('keydown', dismiss);
+  };
+  host.addEventListener('pointerenter', near);
+  host.addEventListener('focusin', near);
+  host.addEventListener('pointerleave', away);
+  host.addEventListener('focusout', away);
+  return disclosure;
+}

@@ -1,0 +1,51 @@
+import en from './en.js';
+import type { LocaleTexts } from './locale-texts.js';
+import { ON_DEMAND } from './on-demand.js';
+
+export const DEFAULT_LANGUAGE = 'en';
+
+/** Texts in hand, by key; a pending load is its promise, a failed one null (English then). */
+const cache = new Map<string, LocaleTexts | Promise<unknown> | null>([[DEFAULT_LANGUAGE, en]]);
+
+/** The languages with built-in texts (keys as in `textsKey`). */
+export function builtInLanguages(): string[] {
+  return [DEFAULT_LANGUAGE, ...Object.keys(ON_DEMAND)];
+}
+
+/**
+ * Which texts a locale reads: its language (`de-CH` → `de`), and for Chinese its script, so
+ * `zh-TW`, `zh-HK` and `zh-Hant` read Traditional characters.
+ */
+export function textsKey(locale: string): string {
+  const { language, script } = new Intl.Locale(locale).maximize();
+  return language === 'zh' && script === 'Hant' ? 'zh-Hant' : language;
+}
+
+/** A locale's built-in texts and the language they are in. */
+export interface BuiltInTexts {
+  texts: LocaleTexts;
+  lang: string;
+}
+
+/**
+ * The built-in texts for a canonical locale: its own when in hand, English (`lang` "en") for a
+ * language without texts or whose file failed to load, or null while its file loads (fetched
+ * once per page), after which `onLoad` runs.
+ */
+export function builtInTexts(locale: string, onLoad: () => void): BuiltInTexts | null {
+  const key = textsKey(locale);
+  const load = ON_DEMAND[key];
+  let entry = cache.get(key);
+  if (!entry && load) {
+    entry = load().then(
+      (module) => cache.set(key, module.default),
+      () => cache.set(key, null),
+    );
+    cache.set(key, entry);
+  }
+  if (entry instanceof Promise) {
+    void entry.then(onLoad);
+    return null;
+  }
+  return entry ? { texts: entry, lang: locale } : { texts: en, lang: DEFAULT_LANGUAGE };
+}

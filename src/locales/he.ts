@@ -1,0 +1,10 @@
+import type { LocaleTexts } from './locale-texts.js';
+
+/** Hebrew. */
+export default {
+  one: '{count} אדם גולש בחנות הזו כרגע',
+  // 2: "אנשים" has no dual, so it reads like `other`.
+  two: '{count} אנשים גולשים בחנות הזו כרגע',
+  other: '{count} אנשים גולשים בחנות הזו כרגע',
+  about: 'מבקרים ייחודיים בכל האתר ב-3 הדקות האחרונות · עודכן ב-{time}',
+} satisfies LocaleTexts;

@@ -1,0 +1,11 @@
+import type { LocaleTexts } from './locale-texts.js';
+
+/** Latvian. */
+export default {
+  // 0, 10–20, 30, 40…: genitive plural.
+  zero: '{count} cilvēku šobrīd apskata šo veikalu',
+  // 1, 21, 31… but not 11.
+  one: '{count} cilvēks šobrīd apskata šo veikalu',
+  other: '{count} cilvēki šobrīd apskata šo veikalu',
+  about: 'Unikālie apmeklētāji visā vietnē pēdējo 3 minūšu laikā · atjaunināts plkst. {time}',
+} satisfies LocaleTexts;
