@@ -7,7 +7,7 @@ import { emulatorPlugin } from './demo/emulator-plugin.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-/** Squeezes the whitespace and comments out of the element's css`` template: bytes every shop pays for. */
+/** Squeezes the whitespace and comments out of the element's stylesheet literal: bytes every shop pays for. */
 export function minifyStyles(): Plugin {
   return {
     name: 'live-visitors:minify-styles',
@@ -19,7 +19,7 @@ export function minifyStyles(): Plugin {
         const compact = body
           .replace(/\/\*[\s\S]*?\*\//g, '')
           .replace(/\s+/g, ' ')
-          .replace(/\s*([{}:;,>])\s*/g, '$1')
+          .replace(/\s*([{}:;,>+])\s*/g, '$1')
           .replace(/;}/g, '}')
           .replace(/([ :,(])0\./g, '$1.')
           .trim();

@@ -1,5 +1,8 @@
 import { unsafeCSS } from '@lit/reactive-element';
 
+// A literal with nothing interpolated, so nothing is unsafe: `unsafeCSS` only skips what the `css`
+// tag adds, a check of interpolated values and its error texts (155 B of the bundle).
+
 // The host keeps the default `display: inline` of custom elements: with nothing to show it takes
 // no space at all, and a long sentence wraps like the page's text, the dot on its first line.
 export const styles = unsafeCSS(`
@@ -11,7 +14,6 @@ export const styles = unsafeCSS(`
     position: relative;
   }
 
-  /* A dot that breathes: opacity only, so the compositor runs it without repainting the page. */
   .indicator {
     display: inline-block;
     vertical-align: 0.1em;
@@ -20,7 +22,6 @@ export const styles = unsafeCSS(`
     height: 0.5em;
     border-radius: 50%;
     background: var(--live-visitors-accent, #e0432b);
-    animation: pulse 2s infinite;
   }
 
   .count {
@@ -50,16 +51,16 @@ export const styles = unsafeCSS(`
     display: block;
   }
 
-  /* A new number: its background fades from the highlight colour; colour only, so nothing moves. */
+  /* Motion only for those who have not asked for less. The dot breathes by opacity alone, so the
+     compositor runs it without repainting the page; a new number's background fades from the
+     highlight colour, which moves nothing. */
   @media (prefers-reduced-motion: no-preference) {
-    .changed {
-      animation: highlight 1.5s ease-out;
+    .indicator {
+      animation: pulse 2s infinite;
     }
-  }
 
-  @keyframes highlight {
-    from {
-      background: var(--live-visitors-highlight, #ffe58a);
+    .changed {
+      animation: highlight 1.5s;
     }
   }
 
@@ -69,9 +70,9 @@ export const styles = unsafeCSS(`
     }
   }
 
-  @media (prefers-reduced-motion: reduce) {
-    .indicator {
-      animation: none;
+  @keyframes highlight {
+    from {
+      background: var(--live-visitors-highlight, #ffe58a);
     }
   }
 `);
