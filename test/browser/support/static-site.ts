@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { serve } from 'srvx';
 
 export interface StaticSite {
@@ -10,13 +10,18 @@ export interface StaticSite {
 }
 
 /**
- * Serves the built `dist/live-visitors.js` and pages the tests write, on 127.0.0.1, as a shop's
- * web server would: the pages are plain HTML, the widget comes from one script tag.
+ * Serves the built `dist/live-visitors.js` with its language files beside it (`/locales/*.js`)
+ * and pages the tests write, on 127.0.0.1, as a shop's web server would: the pages are plain
+ * HTML, the widget comes from one script tag.
  */
 export async function startStaticSite(): Promise<StaticSite> {
   const files = new Map<string, { body: string; type: string }>();
   const bundle = await readFile(new URL('../../../dist/live-visitors.js', import.meta.url), 'utf8');
   files.set('/live-visitors.js', { body: bundle, type: 'text/javascript' });
+  const locales = new URL('../../../dist/locales/', import.meta.url);
+  for (const file of (await readdir(locales)).filter((name) => name.endsWith('.js'))) {
+    files.set(`/locales/${file}`, { body: await readFile(new URL(file, locales), 'utf8'), type: 'text/javascript' });
+  }
   const server = serve({
     port: 0,
     hostname: '127.0.0.1',
