@@ -21,11 +21,12 @@ export default defineConfig({
     sourcemap: true,
     reportCompressedSize: false,
     copyPublicDir: false,
+    // Library mode: an app build would wrap the language files' dynamic imports in Vite's preload
+    // helper, which the shop's own bundler would then meet twice.
+    lib: { entry: { index: here('src/index.ts'), define: here('src/define.ts') }, formats: ['es'] },
     rolldownOptions: {
-      input: { index: here('src/index.ts'), define: here('src/define.ts') },
       external: [/^@lit\//],
-      preserveEntrySignatures: 'strict',
-      output: { format: 'es', preserveModules: true, preserveModulesRoot: here('src'), entryFileNames: '[name].js' },
+      output: { preserveModules: true, preserveModulesRoot: here('src'), entryFileNames: '[name].js' },
     },
   },
 });

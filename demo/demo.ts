@@ -18,11 +18,19 @@ const ATTRIBUTES = [
   'text-two',
   'text-few',
   'text-many',
+  'notation',
+  'disclosure',
+  'disclosure-text',
+  'holdout',
   'lang',
 ] as const;
 /** Shown in the snippet only when changed: the demo's own 15 s interval is not a shop's. */
 const SNIPPET_DEFAULTS: Record<string, string> = { interval: '15', min: '1', 'max-age': '600' };
 const THEMES = ['default', 'subtle', 'badge', 'serif'];
+const LANGUAGES = 'en ar bg cs da de el es et fi fr he hi hr hu id it ja ko lt lv nb nl pl pt ro ru sk sl sv th tr uk vi zh zh-TW'.split(
+  ' ',
+);
+const holdout = document.querySelector<HTMLInputElement>('#holdout')!;
 
 /** What a shopper sees in each scenario, in plain words. */
 const SCENARIOS: Record<string, { note: string; fault?: FaultRequest; override?: Record<string, string>; offline?: boolean }> = {
@@ -57,14 +65,19 @@ const SCENARIOS: Record<string, { note: string; fault?: FaultRequest; override?:
 function settings(): Record<string, string> {
   const values: Record<string, string> = {};
   for (const name of ATTRIBUTES) {
-    const field = form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement;
-    values[name] = field.value.trim();
+    const field = form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null;
+    values[name] = field?.value.trim() ?? '';
   }
   return values;
 }
 
+/** The form's values, and the experiment's share when it is on. */
+function chosen(): Record<string, string> {
+  return { ...settings(), holdout: holdout.checked ? '0.2' : '' };
+}
+
 function applySettings(overrides: Record<string, string> = {}): void {
-  const values = { ...settings(), ...overrides };
+  const values = { ...chosen(), ...overrides };
   for (const name of ATTRIBUTES) {
     if (values[name]) widget.setAttribute(name, values[name]);
     else widget.removeAttribute(name);
@@ -72,7 +85,7 @@ function applySettings(overrides: Record<string, string> = {}): void {
   const theme = (form.elements.namedItem('theme') as HTMLSelectElement).value;
   preview.classList.remove(...THEMES.map((name) => `theme-${name}`));
   preview.classList.add(`theme-${theme}`);
-  renderSnippet(settings());
+  renderSnippet(chosen());
 }
 
 function renderSnippet(values: Record<string, string>): void {
@@ -158,6 +171,51 @@ widget.addEventListener('live-visitors-error', (event) => {
 new MutationObserver(showStatus).observe(widget, { attributes: true, attributeFilter: ['state'] });
 countRealtimeRequests((count) => (byId('requests').textContent = String(count)));
 
+/** The language menu, each language named in itself. */
+function fillLanguages(): void {
+  const select = byId('language') as HTMLSelectElement;
+  select.add(new Option('Page language (en)', ''));
+  for (const tag of LANGUAGES) select.add(new Option(`${new Intl.DisplayNames(tag, { type: 'language' }).of(tag)} (${tag})`, tag));
+}
+
+/** The experiment panel: this browser's group, and a log of what an analytics tool would receive. */
+function showVariant(): void {
+  byId('variant').textContent = widget.variant;
+}
+
+function logImpression(text: string): void {
+  const item = document.createElement('li');
+  item.textContent = `${new Date().toLocaleTimeString()} ${text}`;
+  byId('impressions').prepend(item);
+}
+
+holdout.addEventListener('change', () => {
+  applySettings();
+  void widget.updateComplete.then(showVariant);
+});
+byId('switch-group').addEventListener('click', () => {
+  // The draw is this browser's number in [0, 1) for the website; below the holdout share means held out.
+  const key = `live-visitors:holdout:${widget.getAttribute('website-id')}`;
+  localStorage.setItem(key, widget.variant === 'holdout' ? '0.99' : '0.01');
+  holdout.checked = true;
+  sessionStorage.setItem('demo-holdout', 'on');
+  location.reload();
+});
+widget.addEventListener('live-visitors-impression', (event) => {
+  logImpression(`impression: ${event.detail.count} visitors, variant "${event.detail.variant}"`);
+});
+// Shows every push to Google Tag Manager's queue, as GTM would receive it.
+const dataLayer = (window as unknown as { dataLayer: unknown[] }).dataLayer;
+const push = dataLayer.push.bind(dataLayer);
+dataLayer.push = (...items: unknown[]) => {
+  for (const item of items) logImpression(`dataLayer.push(${JSON.stringify(item)})`);
+  return push(...items);
+};
+
+fillLanguages();
+holdout.checked = sessionStorage.getItem('demo-holdout') === 'on';
+holdout.addEventListener('change', () => sessionStorage.setItem('demo-holdout', holdout.checked ? 'on' : 'off'));
 applySettings();
+void widget.updateComplete.then(showVariant);
 byId('scenario-note').textContent = SCENARIOS.normal!.note;
 void clearFault().catch(() => {});

@@ -1,4 +1,4 @@
-import type { LiveVisitorsErrorEvent, LiveVisitorsUpdateEvent } from './events.js';
+import type { LiveVisitorsErrorEvent, LiveVisitorsImpressionEvent, LiveVisitorsUpdateEvent } from './events.js';
 import { LiveVisitors } from './live-visitors.js';
 
 export const TAG_NAME = 'live-visitors';
@@ -16,6 +16,7 @@ declare global {
   interface GlobalEventHandlersEventMap {
     'live-visitors-update': LiveVisitorsUpdateEvent;
     'live-visitors-error': LiveVisitorsErrorEvent;
+    'live-visitors-impression': LiveVisitorsImpressionEvent;
   }
 }
 

@@ -6,9 +6,12 @@ export { LiveVisitors, TAG_NAME } from './define.js';
 export type {
   LiveVisitorsErrorDetail,
   LiveVisitorsErrorEvent,
+  LiveVisitorsImpressionDetail,
+  LiveVisitorsImpressionEvent,
   LiveVisitorsUpdateDetail,
   LiveVisitorsUpdateEvent,
 } from './events.js';
+export type { Variant } from './holdout.js';
 export { fetchRealtimeReport, type RealtimeRequest } from './realtime/client.js';
 export { RealtimeError, type RealtimeErrorKind } from './realtime/errors.js';
 export type { WidgetState } from './view-state.js';

@@ -81,6 +81,34 @@ describe('the demo of `npm start` in headless Chromium', () => {
     await page.close();
   });
 
+  it('the product page explains the number on hover, logs the impression with its dataLayer push, and the holdout switch changes the group', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const { errors } = trackPage(page);
+    await page.goto(`${origin}/`);
+    const widget = page.locator('#widget');
+    await expect.poll(() => widget.getAttribute('state'), { timeout: 30_000 }).toBe('live');
+
+    await widget.locator('[part="text"]').hover();
+    await expect.poll(() => widget.locator('[part="disclosure"]').isVisible()).toBe(true);
+    expect(await widget.locator('[part="disclosure"]').textContent()).toMatch(
+      /^Unique visitors on this whole site in the last 3 minutes · updated /,
+    );
+
+    const log = page.getByRole('list', { name: 'Impressions and dataLayer pushes' });
+    await expect.poll(() => log.textContent(), { timeout: 10_000 }).toContain('variant "shown"');
+    expect(await log.textContent()).toContain('dataLayer.push({"event":"live_visitors_impression","live_visitors_variant":"shown"');
+    expect(await page.locator('#variant').textContent()).toBe('shown');
+
+    await page.getByRole('button', { name: 'Put this browser in the other group' }).click();
+    await page.waitForLoadState('load');
+    await expect.poll(() => page.locator('#variant').textContent(), { timeout: 10_000 }).toBe('holdout');
+    expect(await page.getByLabel('Hold out 20 % of browsers').isChecked()).toBe(true);
+    await expect.poll(() => log.textContent(), { timeout: 10_000 }).toContain('variant "holdout"');
+    expect(await widget.locator('[part="text"]').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('the many-widgets page: 12 widgets show the same count from exactly one request', async () => {
     const context = await browser.newContext();
     // Simulated time, paused: the page's 15 s interval cannot add a request while the test looks.

@@ -42,6 +42,8 @@ const TRACK_WIDGETS = `(() => {
     if (node instanceof HTMLSlotElement) return node.assignedNodes({ flatten: true }).map(textOf).join('');
     if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
     if (node.nodeType !== Node.ELEMENT_NODE) return '';
+    // Not rendered, not seen: the closed disclosure.
+    if (getComputedStyle(node).display === 'none') return '';
     return [...(node.shadowRoot ?? node).childNodes].map(textOf).join('');
   };
   const placeOf = (widget) => {

@@ -6,7 +6,7 @@ export interface WidgetReading {
   state: string | null;
   /** The `count` property. */
   count: number | null;
-  /** The text as rendered: the shadow tree, with slotted light DOM where a slot shows it. */
+  /** The text as rendered: the shadow tree, with slotted light DOM where a slot shows it (nothing under `display: none`). */
   text: string;
 }
 
@@ -19,6 +19,8 @@ const READ_WIDGETS = `(() => {
     if (node instanceof HTMLSlotElement) return node.assignedNodes({ flatten: true }).map(textOf).join('');
     if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
     if (node.nodeType !== Node.ELEMENT_NODE) return '';
+    // Not rendered, not seen: the closed disclosure.
+    if (getComputedStyle(node).display === 'none') return '';
     return [...(node.shadowRoot ?? node).childNodes].map(textOf).join('');
   };
   return [...document.querySelectorAll('live-visitors')].map((widget) => ({
