@@ -1,8 +1,9 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
+import { FEATURES, gzipWithout } from './feature-cost.js';
 import { kilobytes, printTable, ratio } from './table.js';
 
 const GZIP_BUDGET_BYTES = 9 * 1024;
@@ -13,7 +14,12 @@ async function buildFloor(entry: string): Promise<string> {
   await build({
     configFile: resolve('vite.config.ts'),
     logLevel: 'silent',
-    build: { outDir: directory, emptyOutDir: true, sourcemap: false, rolldownOptions: { input: resolve(entry) } },
+    build: {
+      outDir: directory,
+      emptyOutDir: true,
+      sourcemap: false,
+      lib: { entry: resolve(entry), formats: ['es'], fileName: () => 'live-visitors.js' },
+    },
   });
   return join(directory, 'live-visitors.js');
 }
@@ -47,8 +53,35 @@ export async function benchSize(): Promise<void> {
       'gzip vs floor': '',
     },
   ]);
+  await benchFeatureCosts();
+  await benchLanguageFiles();
   const verdict = ours.gzip <= GZIP_BUDGET_BYTES ? 'within' : 'OVER';
   // The other tables still print, but the run fails: a size regression must not pass unnoticed.
   if (verdict === 'OVER') process.exitCode = 1;
   console.log(`\nBudget: ${kilobytes(GZIP_BUDGET_BYTES)} gzip. dist/live-visitors.js is ${kilobytes(ours.gzip)}: ${verdict} budget.`);
+}
+
+/** What each feature adds: the bundle (without its source map line) rebuilt with the feature's module replaced by a do-nothing stand-in. */
+async function benchFeatureCosts(): Promise<void> {
+  const full = await gzipWithout([]);
+  const rows = [];
+  for (const [feature, modules] of Object.entries(FEATURES)) {
+    const without = await gzipWithout(modules);
+    rows.push({ feature, 'gzip without it': `${without} B`, 'it costs': `${full - without} B` });
+  }
+  const bare = await gzipWithout(Object.values(FEATURES).flat());
+  rows.push({ feature: 'all of them together', 'gzip without it': `${bare} B`, 'it costs': `${full - bare} B` });
+  printTable(`What each feature costs in dist/live-visitors.js (gzip level 9; ${full} B with all)`, rows);
+}
+
+/** The language files beside the bundle, fetched only by pages in their language. */
+async function benchLanguageFiles(): Promise<void> {
+  const directory = resolve('dist/locales');
+  const files = (await readdir(directory)).filter((file) => file.endsWith('.js')).sort();
+  const sizes = await Promise.all(files.map(async (file) => ({ file, ...compressed(await readFile(join(directory, file))) })));
+  const gzips = sizes.map(({ gzip }) => gzip);
+  printTable(`On-demand language files (dist/locales/, ${files.length} files)`, [
+    ...sizes.map(({ file, raw, gzip }) => ({ file: `locales/${file}`, minified: `${raw} B`, gzip: `${gzip} B` })),
+    { file: 'largest', minified: '', gzip: `${Math.max(...gzips)} B` },
+  ]);
 }

@@ -1,5 +1,2 @@
-// The bundle without the disclosure's behaviour: a detached, never-shown span.
-export class Disclosure {
-  readonly element = document.createElement('span');
-  reset(): void {}
-}
+// The bundle without the disclosure's behaviour: a span that nothing opens or closes.
+export const disclosureFor = (_host: HTMLElement): HTMLElement => document.createElement('span');
