@@ -15,10 +15,11 @@ export function resolveLocale(lang: string | null | undefined): string {
   }
 }
 
-/** The sentence to show: text around the formatted count (`['', '23', ' people …']`), and its language. */
+/** The sentence to show: text around the formatted count (`['', '23', ' people …']`), its language and the count. */
 export interface Sentence {
   parts: string[];
   lang: string;
+  count: number;
 }
 
 /**
@@ -40,7 +41,7 @@ export function formatMessage(
   const { texts } = builtIn;
   const template = (hasCustom && (custom[category] || custom.other)) || texts[category] || texts.other;
   const formatted = new Intl.NumberFormat(locale, { notation }).format(count);
-  return { parts: template.split('{count}').flatMap((text, index) => (index ? [formatted, text] : [text])), lang };
+  return { parts: template.split('{count}').flatMap((text, index) => (index ? [formatted, text] : [text])), lang, count };
 }
 
 /** The disclosure: `template` with `{time}` as the local time (the page's time zone) the count was collected. */

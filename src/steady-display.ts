@@ -21,8 +21,10 @@ export class SteadyDisplay {
   shows(count: number | null, min: number, now: number): boolean {
     if (count === null || min !== this.#min) this.#since = Number.NEGATIVE_INFINITY;
     this.#min = min;
-    const wanted = count !== null && count >= min;
-    // A 0, or no count, hides at once; any other switch waits out the hold.
+    // No count hides the sentence without starting a hold: the next count shows at once.
+    if (count === null) return (this.#shown = false);
+    const wanted = count >= min;
+    // A 0 hides at once; any other switch waits out the hold.
     if (wanted !== this.#shown && (!count || now - this.#since >= STEADY_HOLD_MS)) {
       this.#shown = wanted;
       this.#since = now;

@@ -20,8 +20,8 @@ export class WidgetDom {
   readonly #disclosure: HTMLElement;
   /** The sentence on screen, so an unchanged one (the same count a minute later) touches nothing. */
   #painted: string | null = null;
-  /** The number on screen, or null while the fallback shows: a different one is highlighted. */
-  #count: string | null = null;
+  /** The count on screen, or null while the fallback shows: a different one is highlighted. */
+  #count: number | null = null;
 
   constructor(root: ShadowRoot) {
     this.#root = root;
@@ -58,8 +58,9 @@ export class WidgetDom {
     const painted = JSON.stringify(sentence);
     if (painted === this.#painted) return;
     this.#painted = painted;
-    const count = sentence.parts[1] ?? '';
-    // A new number is highlighted; the first one painted (a cached count too) is not.
+    const { count } = sentence;
+    // A new count is highlighted; the first one painted (a cached count too) is not, nor the same
+    // count in another notation or language.
     const changed = this.#count !== null && count !== this.#count;
     this.#count = count;
     this.#text.lang = sentence.lang;

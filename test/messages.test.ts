@@ -111,7 +111,7 @@ describe('formatMessage with the built-in texts', () => {
   });
 
   it('an unknown language (xx) gets the English texts, marked English', () => {
-    expect(format(1234, 'xx')).toEqual({ parts: ['', '1,234', ' people are browsing this shop right now'], lang: 'en' });
+    expect(format(1234, 'xx')).toEqual({ parts: ['', '1,234', ' people are browsing this shop right now'], lang: 'en', count: 1234 });
   });
 
   // xx has only the plural form "other": English texts need English grammar, or 1 reads "1 people".

@@ -55,12 +55,23 @@ class FakeLocks {
 
 type Listener = (...args: never[]) => void;
 
+/** One `onHalfVisible` subscription: what it watches, and the last state it was told. */
+interface HalfVisibleObserver {
+  element: Element;
+  listener: (halfVisible: boolean) => void;
+  told: boolean | null;
+}
+
 /** One tab: its own visibility, connectivity and listeners, sharing the browser's storage, locks and network. */
 export class FakeTab {
   visible = true;
   readonly listeners = { visibility: new Set<Listener>(), connectivity: new Set<Listener>(), storage: new Set<Listener>() };
   readonly warnings: string[] = [];
   readonly env: Environment;
+  readonly #halfVisibleObservers = new Set<HalfVisibleObserver>();
+  /** What `setHalfVisible` said per element; elements it did not name follow `#everythingHalfVisible`. */
+  readonly #halfVisible = new Map<Element, boolean>();
+  #everythingHalfVisible = false;
 
   constructor(browser: FakeBrowser, overrides: Partial<Environment>) {
     const listen =
@@ -82,6 +93,7 @@ export class FakeTab {
         return storage;
       },
       locks: () => browser.locks as unknown as LockManager,
+      onHalfVisible: (element, listener) => this.#observeHalfVisible(element, listener),
       warn: (message) => this.warnings.push(message),
       ...overrides,
     };
@@ -98,6 +110,39 @@ export class FakeTab {
 
   listenerCount(): number {
     return this.listeners.visibility.size + this.listeners.connectivity.size + this.listeners.storage.size;
+  }
+
+  /**
+   * Scrolls `element` (or every element, also those observed later) at least half into view, or
+   * out of it. Nothing is half visible until a test says so.
+   */
+  setHalfVisible(target: Element | 'all', halfVisible: boolean): void {
+    if (target === 'all') {
+      this.#halfVisible.clear();
+      this.#everythingHalfVisible = halfVisible;
+    } else this.#halfVisible.set(target, halfVisible);
+    for (const observer of this.#halfVisibleObservers) this.#tell(observer);
+  }
+
+  /** Subscriptions of `onHalfVisible` not yet ended: a leak shows here. */
+  halfVisibleObserverCount(): number {
+    return this.#halfVisibleObservers.size;
+  }
+
+  // Like an IntersectionObserver: a first callback after `observe()` (never within it), then one
+  // per crossing of the threshold, none once disconnected.
+  #observeHalfVisible(element: Element, listener: (halfVisible: boolean) => void): () => void {
+    const observer: HalfVisibleObserver = { element, listener, told: null };
+    this.#halfVisibleObservers.add(observer);
+    queueMicrotask(() => this.#tell(observer));
+    return () => this.#halfVisibleObservers.delete(observer);
+  }
+
+  #tell(observer: HalfVisibleObserver): void {
+    const halfVisible = this.#halfVisible.get(observer.element) ?? this.#everythingHalfVisible;
+    if (!this.#halfVisibleObservers.has(observer) || observer.told === halfVisible) return;
+    observer.told = halfVisible;
+    observer.listener(halfVisible);
   }
 }
 

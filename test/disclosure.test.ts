@@ -1,0 +1,169 @@
+import { fixture, fixtureCleanup } from '@open-wc/testing';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import '../src/define.js';
+import type { LiveVisitors } from '../src/live-visitors.js';
+import { setEnvironment } from '../src/realtime/environment.js';
+import { FakeBrowser, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
+import { FakeService } from './support/fake-service.js';
+import { languageLoaded } from './support/languages.js';
+
+// Loaded before the fake clock: the German file is a real dynamic import.
+beforeAll(() => languageLoaded('de'));
+
+const MINUTE = 60_000;
+
+let service: FakeService;
+let websiteId: string;
+let restoreEnvironment: () => void;
+
+beforeEach(() => {
+  useFakeClock();
+  service = new FakeService();
+  restoreEnvironment = setEnvironment(new FakeBrowser(service).openTab().env);
+  websiteId = freshWebsiteId();
+});
+
+afterEach(async () => {
+  fixtureCleanup();
+  if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(0);
+  restoreEnvironment();
+  vi.useRealTimers();
+});
+
+async function settle(el: LiveVisitors, ms = 0) {
+  await vi.advanceTimersByTimeAsync(ms);
+  await el.updateComplete;
+}
+
+/** The element inside a `<div lang=…>` (none: the document's language, English here). */
+async function widget(attributes = '', lang?: string): Promise<LiveVisitors> {
+  const host = await fixture<HTMLElement>(
+    `<div ${lang ? `lang="${lang}"` : ''}><live-visitors website-id="${websiteId}" api-base="https://a.example" ${attributes}></live-visitors></div>`,
+  );
+  const el = host.querySelector('live-visitors')!;
+  await settle(el);
+  return el;
+}
+
+const base = (el: LiveVisitors) => el.shadowRoot!.querySelector<HTMLElement>('[part="base"]')!;
+const disclosure = (el: LiveVisitors) => el.shadowRoot!.querySelector<HTMLElement>('[part="disclosure"]');
+/** The fake clock's time now (when the fake service stamps its report), as a short English time. */
+const shortTime = (lang = 'en', at = Date.now()) => new Intl.DateTimeFormat(lang, { timeStyle: 'short' }).format(at);
+const pressEscape = () => document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+
+describe('the disclosure (on by default)', () => {
+  it('makes the sentence one tab stop, described by the tooltip in the same shadow root', async () => {
+    const el = await widget();
+    const tooltip = disclosure(el)!;
+    expect(base(el).getAttribute('tabindex')).toBe('0');
+    expect(tooltip.getAttribute('role')).toBe('tooltip');
+    // An IDREF resolves within its own tree: the tooltip must sit in the same shadow root.
+    expect(el.shadowRoot!.getElementById(base(el).getAttribute('aria-describedby')!)).toBe(tooltip);
+    expect(el.shadowRoot!.querySelectorAll('[tabindex]')).toHaveLength(1);
+  });
+
+  it('says what the number is, with the time the report was collected', async () => {
+    const el = await widget();
+    const collectedAt = el.updatedAt!.getTime();
+    expect(disclosure(el)!.textContent).toBe(
+      `Unique visitors on this whole site in the last 3 minutes · updated ${shortTime('en', collectedAt)}`,
+    );
+    expect(disclosure(el)!.lang).toBe('en');
+  });
+
+  it('follows a new report with a new timestamp', async () => {
+    const el = await widget();
+    const first = disclosure(el)!.textContent;
+    await settle(el, MINUTE);
+    expect(service.requests).toHaveLength(2);
+    expect(disclosure(el)!.textContent).not.toBe(first);
+    expect(disclosure(el)!.textContent).toContain(`updated ${shortTime()}`);
+  });
+
+  it('disclosure-text replaces the text, {time} included', async () => {
+    const el = await widget('disclosure-text="Visitors in the last 3 minutes (as of {time})"');
+    expect(disclosure(el)!.textContent).toBe(`Visitors in the last 3 minutes (as of ${shortTime()})`);
+  });
+
+  it('disclosure="off" leaves no tab stop, no description and no tooltip', async () => {
+    const el = await widget();
+    el.disclosure = 'off';
+    await settle(el);
+    expect(base(el).hasAttribute('tabindex')).toBe(false);
+    expect(base(el).hasAttribute('aria-describedby')).toBe(false);
+    expect(disclosure(el)).toBeNull();
+    expect(el.shadowRoot!.textContent).toBe('23 people are browsing this shop right now');
+  });
+
+  it('is not there while the fallback shows', async () => {
+    service.count = 3;
+    const el = await widget('min="5"');
+    expect(el.shadowRoot!.querySelector('slot[name="fallback"]')).not.toBeNull();
+    expect(disclosure(el)).toBeNull();
+  });
+});
+
+describe('the language of the disclosure', () => {
+  it('is German on a German page', async () => {
+    const el = await widget('', 'de');
+    expect(disclosure(el)!.lang).toBe('de');
+    expect(disclosure(el)!.textContent).toBe(
+      `Eindeutige Besucher auf der gesamten Website in den letzten 3 Minuten · aktualisiert um ${shortTime('de')}`,
+    );
+  });
+
+  it('is English, marked so, on a page in a language without texts (Icelandic)', async () => {
+    const el = await widget('', 'is');
+    expect(disclosure(el)!.lang).toBe('en');
+    expect(disclosure(el)!.textContent).toContain(`updated ${shortTime('en')}`);
+  });
+
+  it("is the page's for a custom disclosure-text, its {time} too", async () => {
+    const el = await widget('disclosure-text="Besucher der letzten 3 Minuten, Stand {time}"', 'is');
+    expect(disclosure(el)!.lang).toBe('is');
+    expect(disclosure(el)!.textContent).toBe(`Besucher der letzten 3 Minuten, Stand ${shortTime('is')}`);
+  });
+});
+
+// Whether the tooltip is visible on hover or focus is CSS, which happy-dom does not apply: the
+// browser suite judges that. Here: the `hidden` that Escape sets and leaving clears.
+describe('Escape', () => {
+  it('hides the tooltip while focus is in the element, and leaving lets it show again', async () => {
+    const el = await widget();
+    const tooltip = disclosure(el)!;
+    base(el).focus();
+    expect(el.shadowRoot!.activeElement).toBe(base(el));
+    pressEscape();
+    expect(tooltip.hidden).toBe(true);
+    base(el).blur();
+    expect(document.activeElement).toBe(document.body);
+    expect(tooltip.hidden).toBe(false);
+  });
+
+  // Synthetic pointer events: happy-dom has no real hover (`:hover` never matches there).
+  it('hides the tooltip while the pointer is on the element, and leaving lets it show again', async () => {
+    const el = await widget();
+    el.dispatchEvent(new PointerEvent('pointerenter'));
+    pressEscape();
+    expect(disclosure(el)!.hidden).toBe(true);
+    el.dispatchEvent(new PointerEvent('pointerleave'));
+    expect(disclosure(el)!.hidden).toBe(false);
+    pressEscape();
+    expect(disclosure(el)!.hidden).toBe(false);
+  });
+
+  it('other keys leave the tooltip alone', async () => {
+    const el = await widget();
+    base(el).focus();
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    expect(disclosure(el)!.hidden).toBe(false);
+  });
+
+  it('is not heard once focus has left', async () => {
+    const el = await widget();
+    base(el).focus();
+    base(el).blur();
+    pressEscape();
+    expect(disclosure(el)!.hidden).toBe(false);
+  });
+});
