@@ -349,6 +349,9 @@ describe('the holdout', () => {
 
   it('a held-out browser sees the fallback, passes axe, and counts its impression as "holdout"', async () => {
     const tab = await open(page('holdout="0.2"'));
+    // The first answer is in before the reload: a request cut short by it would leave the next page
+    // waiting an interval for another tab's answer.
+    await tab.waitForFunction(() => document.querySelector('live-visitors')!.count !== null);
     // This browser's draw: below 0.2, so held out (the element reads it on its next update).
     await tab.evaluate((key) => localStorage.setItem(key, '0.1'), `live-visitors:holdout:${WEBSITE.id}`);
     await tab.reload();
