@@ -186,7 +186,9 @@ function showVariant(): void {
 function logImpression(text: string): void {
   const item = document.createElement('li');
   item.textContent = `${new Date().toLocaleTimeString()} ${text}`;
-  byId('impressions').prepend(item);
+  const list = byId('impressions');
+  list.prepend(item);
+  while (list.children.length > 8) list.lastElementChild!.remove();
 }
 
 holdout.addEventListener('change', () => {

@@ -22,7 +22,10 @@ export class SteadyDisplay {
     if (count === null || min !== this.#min) this.#since = Number.NEGATIVE_INFINITY;
     this.#min = min;
     // No count hides the sentence without starting a hold: the next count shows at once.
-    if (count === null) return (this.#shown = false);
+    if (count === null) {
+      this.#shown = false;
+      return false;
+    }
     const wanted = count >= min;
     // A 0 hides at once; any other switch waits out the hold.
     if (wanted !== this.#shown && (!count || now - this.#since >= STEADY_HOLD_MS)) {
