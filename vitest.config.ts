@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four suites in one `npm test`:
+ * Five suites in one `npm test`:
  * - `unit`: the element and its data layer in happy-dom, with fake timers and a stubbed fetch;
  * - `emulator` and `relay`: the server parts in Node, over real loopback HTTP;
  * - `browser`: headless Chromium (the system's, never downloaded) driven by Playwright against
- *   the built bundle and the emulator, for what happy-dom cannot prove.
+ *   the built bundle and the emulator, for what happy-dom cannot prove;
+ * - `typings`: the generated framework typings, with each framework's own checker on a tiny app.
  */
 export default defineConfig({
   resolve: {
@@ -22,7 +23,7 @@ export default defineConfig({
           name: 'unit',
           environment: 'happy-dom',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/browser/**'],
+          exclude: ['test/browser/**', 'test/typings/**'],
           server: { deps: { inline: [/@open-wc\//, 'chai-a11y-axe'] } },
         },
       },
@@ -45,6 +46,18 @@ export default defineConfig({
           hookTimeout: 60_000,
           // One Chromium at a time: these machines have two cores.
           fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'typings',
+          environment: 'node',
+          include: ['test/typings/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+          // One checker per core: each is a whole compiler, and these machines have two.
+          maxConcurrency: 2,
         },
       },
     ],

@@ -1,0 +1,161 @@
+// `cem analyze` (npm run build) writes dist/custom-elements.json from the element's source, and
+// with these plugins the framework typings in dist/types/ from that manifest: they follow every
+// attribute, property and event the element gains, with no copy to keep in step.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateJsxTypes } from 'custom-element-jsx-integration';
+import { generateSolidJsTypes } from 'custom-element-solidjs-integration';
+import { generateVsCodeCustomElementData } from 'custom-element-vs-code-integration';
+import { generateVuejsTypes } from 'custom-element-vuejs-integration';
+
+const outdir = 'dist';
+const typesDir = join(outdir, 'types');
+/**
+ * The package's own declarations, seen from typesDir. Generated files take each type from there
+ * (`LiveVisitors['min']` is `number`), not from the manifest's type text, whose names
+ * (`Notation`, `WidgetState`) they could not resolve.
+ */
+const declarations = '../lib/index.js';
+
+export default {
+  globs: ['src/**/*.ts'],
+  outdir,
+  litelement: true,
+  plugins: [eventTypesFromEventMap(), frameworkTypings()],
+};
+
+/**
+ * An event's type is declared once, in `GlobalEventHandlersEventMap` (define.ts), which is what
+ * `addEventListener` reads. For each `@fires` whose JSDoc gives no `{type}`, this copies that type
+ * into the manifest, through an alias such as `type LiveVisitorsUpdateEvent = CustomEvent<…>`.
+ */
+function eventTypesFromEventMap() {
+  /** Event name -> type, from the event map. */
+  const eventTypes = new Map();
+  /** Alias name -> the type it stands for. */
+  const aliases = new Map();
+  return {
+    name: 'live-visitors:event-types-from-event-map',
+    analyzePhase({ ts, node }) {
+      if (ts.isInterfaceDeclaration(node) && node.name.text === 'GlobalEventHandlersEventMap') {
+        for (const member of node.members) {
+          if (ts.isPropertySignature(member) && member.type && ts.isStringLiteral(member.name)) {
+            eventTypes.set(member.name.text, member.type.getText());
+          }
+        }
+      } else if (ts.isTypeAliasDeclaration(node)) {
+        aliases.set(node.name.text, node.type.getText());
+      }
+    },
+    packageLinkPhase({ customElementsManifest }) {
+      for (const event of customElements(customElementsManifest).flatMap((element) => element.events ?? [])) {
+        const declared = eventTypes.get(event.name);
+        if (!event.type && declared) event.type = { text: aliases.get(declared) ?? declared };
+      }
+    },
+  };
+}
+
+/**
+ * Runs the generators, each on the manifest as it reads it, then writes the entry points that
+ * put the generated elements into React's, Preact's and Solid's JSX and Svelte's element types.
+ */
+function frameworkTypings() {
+  const options = { outdir: typesDir, globalTypePath: declarations, hideLogs: true };
+  return {
+    name: 'live-visitors:framework-typings',
+    packageLinkPhase({ customElementsManifest }) {
+      const manifest = generatorView(customElementsManifest);
+      generateJsxTypes(manifest, { ...options, fileName: 'jsx.d.ts' });
+      generateSolidJsTypes(manifest, { ...options, fileName: 'solid-elements.d.ts' });
+      generateVuejsTypes(vueView(manifest), { ...options, fileName: 'vue.d.ts' });
+      generateVsCodeCustomElementData(customElementsManifest, { outdir, hideLogs: true });
+      writeTypes('react.d.ts', jsxEntryPoint('react', './jsx.js'));
+      writeTypes('preact.d.ts', jsxEntryPoint('preact', './jsx.js'));
+      writeTypes('solid.d.ts', jsxEntryPoint('solid-js', './solid-elements.js'));
+      writeTypes('svelte.d.ts', svelteEntryPoint(customElements(manifest), './jsx.js'));
+    },
+  };
+}
+
+/**
+ * A copy of the manifest as the generators read it:
+ * - an event's type is its detail's, since they write `CustomEvent<type>` (and `unknown` when
+ *   untyped, where they would write `never`, which no handler could read);
+ * - no read-only property, which a template cannot set;
+ * - no attribute without a property of its own (the native `lang`, which the element only
+ *   observes): a generated file would look up `LiveVisitors['undefined']`, and every framework
+ *   types `lang` already.
+ */
+function generatorView(manifest) {
+  const view = structuredClone(manifest);
+  for (const element of customElements(view)) {
+    element.attributes = element.attributes?.filter((attribute) => attribute.fieldName);
+    element.members = element.members?.filter((member) => !member.readonly);
+    for (const event of element.events ?? []) {
+      const type = event.type?.text;
+      event.type = { text: type?.match(/^CustomEvent<(.+)>$/)?.[1] ?? type ?? 'unknown' };
+    }
+  }
+  return view;
+}
+
+/**
+ * vue-tsc checks `<live-visitors>` as a component, whose props Vue's compiler camelizes:
+ * `website-id` arrives as `websiteId` and `@live-visitors-update` as `onLiveVisitorsUpdate`.
+ * The generator writes names as the manifest spells them, so here they are spelt Vue's way.
+ */
+function vueView(manifest) {
+  const view = structuredClone(manifest);
+  for (const element of customElements(view)) {
+    for (const attribute of element.attributes ?? []) attribute.name = attribute.fieldName;
+    for (const event of element.events ?? []) event.name = pascalCase(event.name);
+  }
+  return view;
+}
+
+/** For `import type {} from 'live-visitors/react'` (say) to type the elements in that framework's JSX. */
+function jsxEntryPoint(framework, elementsModule) {
+  return `// Generated by custom-elements-manifest.config.mjs: this package's elements in ${framework}'s JSX.
+import type { CustomElements } from '${elementsModule}';
+
+declare module '${framework}' {
+  namespace JSX {
+    interface IntrinsicElements extends CustomElements {}
+  }
+}
+`;
+}
+
+/**
+ * Svelte 5 spells attributes and `on<event>` handlers as the JSX generator does, so its props serve
+ * here. (custom-element-svelte-integration targets Svelte 4's `on:` directives, and declares a
+ * `svelteHTML` namespace that stays local to its module, where svelte-check never sees it.)
+ */
+function svelteEntryPoint(elements, elementsModule) {
+  const entries = elements.map(({ name, tagName }) => `    '${tagName}': HTMLAttributes<${name}> & ${name}Props;`);
+  return `// Generated by custom-elements-manifest.config.mjs: this package's elements in Svelte's element types.
+import type { HTMLAttributes } from 'svelte/elements';
+import type { ${elements.map(({ name }) => name).join(', ')} } from '${declarations}';
+import type { ${elements.map(({ name }) => `${name}Props`).join(', ')} } from '${elementsModule}';
+
+declare module 'svelte/elements' {
+  interface SvelteHTMLElements {
+${entries.join('\n')}
+  }
+}
+`;
+}
+
+function writeTypes(fileName, source) {
+  writeFileSync(join(typesDir, fileName), source);
+}
+
+function customElements(manifest) {
+  return manifest.modules.flatMap((module) => module.declarations ?? []).filter((declaration) => declaration.customElement);
+}
+
+/** `live-visitors-update` -> `LiveVisitorsUpdate`. */
+function pascalCase(name) {
+  return name.replace(/(?:^|-)(\w)/g, (_, letter) => letter.toUpperCase());
+}

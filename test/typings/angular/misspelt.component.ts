@@ -1,0 +1,13 @@
+// app.component.ts with `intervall` for `interval` and `detail.counts` for `detail.count`: ngc
+// (strictTemplates) must reject the detail (the property it cannot check, see typings.test.ts).
+import { Component, CUSTOM_ELEMENTS_SCHEMA, output } from '@angular/core';
+import 'live-visitors';
+
+@Component({
+  selector: 'app-visitors-badge',
+  schemas: [CUSTOM_ELEMENTS_SCHEMA],
+  template: `<live-visitors website-id="shop-42" [min]="5" [intervall]="30" (live-visitors-update)="count.emit($event.detail.counts)" />`,
+})
+export class VisitorsBadge {
+  readonly count = output<number>();
+}

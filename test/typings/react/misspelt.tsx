@@ -1,0 +1,7 @@
+// app.tsx with `intervall` for `interval` and `detail.counts` for `detail.count`: tsc must reject
+// both.
+import 'live-visitors';
+
+export function VisitorsBadge({ onCount }: { onCount: (count: number) => void }) {
+  return <live-visitors website-id="shop-42" min={5} intervall={30} onlive-visitors-update={(event) => onCount(event.detail.counts)} />;
+}
