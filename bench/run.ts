@@ -1,5 +1,6 @@
 // `npm run bench`: sizes, requests, speed and memory, each printed with its ratio to an anchor measured in the same run.
 import { benchBrowser } from './browser.js';
+import { benchLanguagePaint } from './language-paint.js';
 import { benchLighthouse } from './lighthouse.js';
 import { benchRelay } from './relay.js';
 import { benchRelayFleet } from './relay-fleet.js';
@@ -13,4 +14,5 @@ await benchRequests();
 await benchRelay();
 await benchRelayFleet();
 await benchBrowser();
+await benchLanguagePaint();
 await benchLighthouse();

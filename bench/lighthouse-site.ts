@@ -1,0 +1,145 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { brotliCompressSync, constants } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { serve } from 'srvx';
+import { createEmulator } from '../emulator/src/index.js';
+import { findChromium } from '../test/browser/support/chromium.js';
+
+/** The pages Lighthouse audits: the demo's script-tag page, and a heavier, realistic product page. */
+export type PageName = 'demo/script-tag.html' | 'bench/product-page';
+export const PAGES: PageName[] = ['demo/script-tag.html', 'bench/product-page'];
+
+/** A realistic answer time for the service across the internet: the count cannot sneak in before the first paint. */
+export const API_LATENCY_MS = 250;
+const CROWD = 40;
+const SCRIPT_TAG = /\s*<script type="module"[^>]*src="\/live-visitors\.js"[^>]*><\/script>/;
+const ELEMENT = /\s*<live-visitors\b[^>]*>[\s\S]*?<\/live-visitors>/;
+
+/** The README's snippet, as the bench's product page carries it (the demo page has its own copy). */
+export const SNIPPET_SCRIPT = '<script type="module" src="/live-visitors.js"></script>';
+const SNIPPET_ELEMENT =
+  '<live-visitors website-id="demo-shop" token="demo-token"><span slot="fallback">Ships tomorrow.</span></live-visitors>';
+
+/** The page with the widget, and the same page without its script and element. */
+async function pageVariants(page: PageName): Promise<{ with: string; without: string }> {
+  const withWidget =
+    page === 'bench/product-page'
+      ? (await readFile(resolve('bench/product-page/index.html'), 'utf8'))
+          .replace('<!--widget-script-->', SNIPPET_SCRIPT)
+          .replace('<!--widget-->', SNIPPET_ELEMENT)
+      : await readFile(resolve(page), 'utf8');
+  const without = withWidget.replace(SCRIPT_TAG, '').replace(ELEMENT, '');
+  if (without.includes('/live-visitors.js"') || without.includes('<live-visitors')) {
+    throw new Error(`${page} changed: the copy without the widget still has its script or element.`);
+  }
+  return { with: withWidget, without };
+}
+
+/**
+ * A photo-like JPEG for the product page's hero (LCP candidate), drawn once by the system's
+ * Chromium on a canvas: gradients and seeded grain, so it compresses like a photo (about 100 KB).
+ */
+async function heroImage(): Promise<Buffer> {
+  const cached = resolve('node_modules/.cache/live-visitors-bench/hero.jpg');
+  try {
+    return await readFile(cached);
+  } catch {}
+  const browser = await chromium.launch({ executablePath: findChromium()!, args: ['--no-sandbox'] });
+  try {
+    const page = await browser.newPage();
+    const dataUrl = await page.evaluate(() => {
+      const canvas = Object.assign(document.createElement('canvas'), { width: 1200, height: 800 });
+      const context = canvas.getContext('2d')!;
+      const gradient = context.createLinearGradient(0, 0, 1200, 800);
+      gradient.addColorStop(0, '#3b2a1e');
+      gradient.addColorStop(0.5, '#a67c52');
+      gradient.addColorStop(1, '#e8dcc8');
+      context.fillStyle = gradient;
+      context.fillRect(0, 0, 1200, 800);
+      const image = context.getImageData(0, 0, 1200, 800);
+      let seed = 42;
+      for (let index = 0; index < image.data.length; index += 4) {
+        seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+        const grain = (seed % 41) - 20;
+        for (let channel = 0; channel < 3; channel += 1)
+          image.data[index + channel] = Math.max(0, Math.min(255, image.data[index + channel]! + grain));
+      }
+      context.putImageData(image, 0, 0);
+      return canvas.toDataURL('image/jpeg', 0.6);
+    });
+    const bytes = Buffer.from(dataUrl.split(',')[1]!, 'base64');
+    await mkdir(dirname(cached), { recursive: true });
+    await writeFile(cached, bytes);
+    return bytes;
+  } finally {
+    await browser.close();
+  }
+}
+
+interface SiteFile {
+  body: Buffer;
+  type: string;
+}
+
+/** Text files go out brotli-compressed when the browser accepts it, as a CDN serves them. */
+function respond(file: SiteFile, acceptEncoding: string): Response {
+  const text = /^(text\/|application\/json|font\/ttf)/.test(file.type);
+  const headers: Record<string, string> = { 'content-type': file.type, 'cache-control': 'no-cache' };
+  if (text && acceptEncoding.includes('br')) {
+    headers['content-encoding'] = 'br';
+    return new Response(new Uint8Array(brotliCompressSync(file.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })), { headers });
+  }
+  return new Response(new Uint8Array(file.body), { headers });
+}
+
+export interface LighthouseSite {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves both variants of every page, the built bundle with its language files, the product
+ * page's assets, and the emulated service answering after `API_LATENCY_MS`. A new site (a new
+ * port, so a new origin) for each audit: nothing the last run stored in localStorage or
+ * IndexedDB can make the next one warm.
+ */
+export async function startLighthouseSite(): Promise<LighthouseSite> {
+  const files = new Map<string, SiteFile>();
+  const put = (path: string, body: string | Buffer, type: string) => files.set(path, { body: Buffer.from(body), type });
+  for (const page of PAGES) {
+    const variants = await pageVariants(page);
+    put(`/${page}/with-widget.html`, variants.with, 'text/html; charset=utf-8');
+    put(`/${page}/without-widget.html`, variants.without, 'text/html; charset=utf-8');
+  }
+  put('/live-visitors.js', await readFile(resolve('dist/live-visitors.js')), 'text/javascript; charset=utf-8');
+  put('/shop.js', await readFile(resolve('bench/product-page/shop.js')), 'text/javascript; charset=utf-8');
+  put('/hero.jpg', await heroImage(), 'image/jpeg');
+  put('/fonts/shop-sans.ttf', await readFile('/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf'), 'font/ttf');
+
+  const emulator = createEmulator({ simulate: CROWD });
+  const server = serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    silent: true,
+    gracefulShutdown: false,
+    async fetch(request) {
+      const { pathname } = new URL(request.url);
+      if (pathname.startsWith('/api/')) {
+        await new Promise((resolve) => setTimeout(resolve, API_LATENCY_MS));
+        return emulator.handler(request);
+      }
+      const file = files.get(pathname);
+      if (!file) return new Response('Not found', { status: 404 });
+      return respond(file, request.headers.get('accept-encoding') ?? '');
+    },
+  });
+  await server.ready();
+  return {
+    url: server.url!.replace(/\/$/, ''),
+    close: async () => {
+      emulator.dispose();
+      await server.close(true);
+    },
+  };
+}
