@@ -78,17 +78,19 @@ export function resolveApiBase(value: string | null | undefined, pageUrl: string
   } catch {
     return null;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-  if (url.username || url.password) return null;
+  // A path resolves against this page, which may be a file: page.
+  if (!/^https?:$/.test(url.protocol) || url.username || url.password) return null;
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 function currentPageUrl(): string | undefined {
-  return typeof location === 'undefined' ? undefined : location.href;
+  // `globalThis.location`: a bare `location` would throw on a server.
+  return globalThis.location?.href;
 }
 
 function finiteOr(value: number | null | undefined, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+  // `Number.isFinite` is false for anything but a number (null too), unlike the global `isFinite`.
+  return Number.isFinite(value) ? value! : fallback;
 }
 
 function clamp(value: number, low: number, high: number): number {

@@ -1,4 +1,5 @@
 import { part } from './dom-part.js';
+import { listen } from './realtime/environment.js';
 
 /**
  * What the number is and when it was collected, as a tooltip (the WAI-ARIA tooltip pattern): the
@@ -21,9 +22,7 @@ export function disclosureFor(host: HTMLElement): HTMLElement {
     disclosure.hidden = false;
     document.removeEventListener('keydown', dismiss);
   };
-  host.addEventListener('pointerenter', near);
-  host.addEventListener('focusin', near);
-  host.addEventListener('pointerleave', away);
-  host.addEventListener('focusout', away);
+  listen(host, ['pointerenter', 'focusin'], near);
+  listen(host, ['pointerleave', 'focusout'], away);
   return disclosure;
 }

@@ -1,4 +1,4 @@
-import { environment } from './realtime/environment.js';
+import { environment, withStorage } from './realtime/environment.js';
 
 /** Whether a browser sees the sentence, or is held out of it as the experiment's control group. */
 export type Variant = 'shown' | 'holdout';
@@ -21,16 +21,9 @@ export function variantFor(websiteId: string, fraction: number): Variant {
   const key = `live-visitors:holdout:${websiteId}`;
   let draw = draws.get(key);
   if (draw === undefined) {
-    let stored = Number.NaN;
-    try {
-      stored = Number.parseFloat(env.storage()?.getItem(key) ?? '');
-    } catch {}
+    const stored = Number.parseFloat(withStorage(env, (storage) => storage.getItem(key)) ?? '');
     draw = stored >= 0 && stored < 1 ? stored : env.random();
-    if (draw !== stored) {
-      try {
-        env.storage()?.setItem(key, String(draw));
-      } catch {}
-    }
+    if (draw !== stored) withStorage(env, (storage) => storage.setItem(key, String(draw)));
     draws.set(key, draw);
   }
   return draw < Math.min(fraction, MAX_HOLDOUT) ? 'holdout' : 'shown';

@@ -4,13 +4,25 @@ import { type Variant, variantFor } from './holdout.js';
 import { ImpressionWatch } from './impressions.js';
 import { styles } from './live-visitors.styles.js';
 import { builtInTexts } from './locales/catalog.js';
-import { type CustomTemplates, formatAbout, formatMessage, type Notation, resolveLocale } from './messages.js';
+import { formatAbout, formatMessage, type Notation, resolveLocale } from './messages.js';
 import type { WidgetState } from './view-state.js';
 import { VisitorsController } from './visitors-controller.js';
 import { WidgetDom } from './widget-dom.js';
 
+/**
+ * The element's own `lang`, else the nearest ancestor's, across the shadow roots of other
+ * components too, up to the document's `<html lang>`.
+ */
+function localeOf(element: Element): string {
+  let lang = '';
+  for (let node: Element | null = element; !lang && node; node = (node.getRootNode() as ShadowRoot).host ?? null) {
+    lang = node.closest('[lang]')?.getAttribute('lang') ?? '';
+  }
+  return resolveLocale(lang);
+}
+
 /** `interval=""` (an empty CMS setting, say) means the default, not `Number("")`, which is 0. */
-const numberOrUnset = { fromAttribute: (value: string | null) => (value?.trim() ? Number(value) : null) };
+const numberOrUnset = (value: string | null) => (value?.trim() ? Number(value) : null);
 
 /**
  * @summary Shows a website's real live visitor count as urgency text, e.g. "23 people are browsing this shop right now".
@@ -161,41 +173,24 @@ export class LiveVisitors extends ReactiveElement {
     this.state = state;
     super.update(changed);
     this.#dom ??= new WidgetDom(this.renderRoot as ShadowRoot);
-    const locale = this.#locale();
+    const locale = localeOf(this);
     // A language of its own file shows nothing until the file is in, then updates.
     const builtIn = shown ? builtInTexts(locale, () => this.requestUpdate()) : null;
     this.#showsCount = !!builtIn;
     if (!builtIn || this.variant === 'holdout') {
-      this.#dom.show(null, null);
+      this.#dom.show(null, null, '');
       return;
     }
     const { notation, disclosureText } = this;
     const sentence = formatMessage(
       report!.currentVisitors,
       locale,
-      this.#customTemplates(),
+      { other: this.text, one: this.textOne, two: this.textTwo, few: this.textFew, many: this.textMany },
       builtIn,
       notation === 'compact' ? notation : undefined,
     );
     const aboutLang = disclosureText ? locale : builtIn.lang;
     const about = formatAbout(disclosureText || builtIn.texts.about, report!.timestamp, aboutLang);
-    this.#dom.show(sentence, this.disclosure === 'off' ? null : { text: about, lang: aboutLang });
-  }
-
-  /**
-   * Its own `lang`, else the nearest ancestor's, across the shadow roots of other components too,
-   * up to the document's `<html lang>`.
-   */
-  #locale(): string {
-    let lang = '';
-    for (let node: Element | null = this; !lang && node; node = (node.getRootNode() as ShadowRoot).host ?? null) {
-      lang = node.closest('[lang]')?.getAttribute('lang') ?? '';
-    }
-    return resolveLocale(lang);
-  }
-
-  #customTemplates(): CustomTemplates {
-    const { text, textOne, textTwo, textFew, textMany } = this;
-    return { other: text, one: textOne, two: textTwo, few: textFew, many: textMany };
+    this.#dom.show(sentence, this.disclosure === 'off' ? null : about, aboutLang);
   }
 }

@@ -31,11 +31,11 @@ export const UNAVAILABLE: FeedView = { state: 'unavailable', report: null, chang
 export function feedView(snapshot: FeedSnapshot | null, now: number, maxAgeMs: number, intervalMs: number): FeedView {
   if (!snapshot || snapshot.stopped) return UNAVAILABLE;
   const { report, fetchedAt, attemptedAt, failure, settled } = snapshot;
-  const expiresAt = fetchedAt === null ? null : fetchedAt + maxAgeMs;
   // A fetch time in the future means the device clock moved back: the age is unknowable, so the count is not shown.
-  const usable = report !== null && expiresAt !== null && now <= expiresAt && fetchedAt! <= now + CLOCK_SKEW_TOLERANCE_MS;
+  const usable = report && fetchedAt !== null && now <= fetchedAt + maxAgeMs && fetchedAt <= now + CLOCK_SKEW_TOLERANCE_MS;
   if (!usable) return settled ? UNAVAILABLE : { state: 'loading', report: null, changesAt: null };
-  const overdueAt = (attemptedAt ?? fetchedAt!) + intervalMs + REQUEST_TIMEOUT_MS;
+  const expiresAt = fetchedAt + maxAgeMs;
+  const overdueAt = (attemptedAt ?? fetchedAt) + intervalMs + REQUEST_TIMEOUT_MS;
   const state = failure || (settled && now > overdueAt) ? 'stale' : settled ? 'live' : 'loading';
   const changesAt = state === 'live' ? Math.min(overdueAt + 1, expiresAt) : expiresAt;
   return { state, report, changesAt };

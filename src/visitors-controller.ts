@@ -1,5 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import { type ConfigResult, resolveConfig, type WidgetAttributes } from './config.js';
+import { DEV_MODE } from './dev-mode.js';
 import { dispatch, type LiveVisitorsErrorDetail, type LiveVisitorsUpdateDetail } from './events.js';
 import { environment } from './realtime/environment.js';
 import { type FeedSnapshot, feedFor, feedId } from './realtime/feed.js';
@@ -19,10 +20,10 @@ export class VisitorsController implements ReactiveController {
   readonly #host: Host;
   /** What the element shows, as of its last update. */
   view: WidgetView = { ...UNAVAILABLE, shown: false };
-  #result: ConfigResult | null = null;
+  #result?: ConfigResult;
   /** The feed (or configuration error) the element follows; what it announced belongs to it. */
-  #followed: string | null = null;
-  #unsubscribe: (() => void) | null = null;
+  #followed?: string;
+  #unsubscribe?: (() => void) | undefined;
   #snapshot: FeedSnapshot | null = null;
   #expiryTimer: unknown = null;
   #announcedFetchTime: number | null = null;
@@ -50,14 +51,26 @@ export class VisitorsController implements ReactiveController {
     this.view = { ...view, shown: this.#steady.shows(count, result.ok ? result.config.min : 1, environment().now()) };
   }
 
+  /** Wakes the element when its view changes by time alone. */
   hostUpdated(): void {
     // After every render, so a changed max-age moves the switch to `unavailable` too.
-    this.#scheduleExpiry();
+    this.#clearExpiry();
+    const { changesAt } = this.view;
+    if (changesAt === null || !this.#host.isConnected) return;
+    const env = environment();
+    // No cap needed: max-age is at most 7 days, well within a timer's 2^31 - 1 ms.
+    this.#expiryTimer = env.setTimeout(
+      () => {
+        this.#expiryTimer = null;
+        this.#host.requestUpdate();
+      },
+      Math.max(0, changesAt - env.now()) + 1,
+    );
   }
 
   hostDisconnected(): void {
     this.#unsubscribe?.();
-    this.#unsubscribe = null;
+    this.#unsubscribe = undefined;
     this.#clearExpiry();
   }
 
@@ -78,7 +91,7 @@ export class VisitorsController implements ReactiveController {
     this.#steady = new SteadyDisplay();
     if (result.ok) this.#subscribe();
     else {
-      environment().warn(`<live-visitors> shows nothing: ${result.message}`);
+      environment().warn(`<live-visitors> ${DEV_MODE ? 'shows nothing: ' : ''}${result.message}`);
       this.#announce<LiveVisitorsErrorDetail>('live-visitors-error', { kind: 'config', status: null, message: result.message });
     }
   }
@@ -91,8 +104,8 @@ export class VisitorsController implements ReactiveController {
 
   #feedViewNow(): FeedView {
     if (!this.#result?.ok) return UNAVAILABLE;
-    const { maxAgeMs, intervalMs } = this.#result.config;
-    return feedView(this.#snapshot, environment().now(), maxAgeMs, intervalMs);
+    const { config } = this.#result;
+    return feedView(this.#snapshot, environment().now(), config.maxAgeMs, config.intervalMs);
   }
 
   #receive(snapshot: FeedSnapshot): void {
@@ -102,35 +115,23 @@ export class VisitorsController implements ReactiveController {
     // A report is new when it was fetched at another time: failures and other tabs re-send the same one.
     if (report && fetchedAt !== this.#announcedFetchTime && this.#feedViewNow().report === report) {
       this.#announcedFetchTime = fetchedAt;
-      const { currentVisitors: count, websiteId, timestamp } = report;
-      this.#announce<LiveVisitorsUpdateDetail>('live-visitors-update', { count, websiteId, timestamp });
+      this.#announce<LiveVisitorsUpdateDetail>('live-visitors-update', {
+        count: report.currentVisitors,
+        websiteId: report.websiteId,
+        timestamp: report.timestamp,
+      });
     }
     // Likewise a failure is new when it came from another attempt.
     if (failure && attemptedAt !== this.#announcedFailureAt) {
       this.#announcedFailureAt = attemptedAt;
-      const { kind, status, message } = failure;
-      this.#announce<LiveVisitorsErrorDetail>('live-visitors-error', { kind, status, message });
+      // A copy: a listener that changes its event's detail must not change the feed's record.
+      this.#announce<LiveVisitorsErrorDetail>('live-visitors-error', { ...failure });
     }
   }
 
   /** After the render, so listeners find the new state on the page. */
   #announce<T>(type: string, detail: T): void {
     void this.#host.updateComplete.then(() => dispatch(this.#host, type, detail));
-  }
-
-  #scheduleExpiry(): void {
-    this.#clearExpiry();
-    const { changesAt } = this.view;
-    if (changesAt === null || !this.#host.isConnected) return;
-    const env = environment();
-    // No cap needed: max-age is at most 7 days, well within a timer's 2^31 - 1 ms.
-    this.#expiryTimer = env.setTimeout(
-      () => {
-        this.#expiryTimer = null;
-        this.#host.requestUpdate();
-      },
-      Math.max(0, changesAt - env.now()) + 1,
-    );
   }
 
   #clearExpiry(): void {

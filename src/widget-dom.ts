@@ -2,12 +2,6 @@ import { disclosureFor } from './disclosure.js';
 import { part } from './dom-part.js';
 import type { Sentence } from './messages.js';
 
-/** A text and its language. */
-export interface Text {
-  text: string;
-  lang: string;
-}
-
 /**
  * The element's shadow DOM without a template engine: a fixed skeleton, built once, in which
  * only text changes. Templates and the service's values go in as text nodes, never as markup.
@@ -31,27 +25,29 @@ export class WidgetDom {
     this.#base.firstElementChild!.setAttribute('aria-hidden', 'true');
   }
 
-  /** Shows the sentence with its disclosure (`about`, none when off), or the `fallback` slot when there is none. */
-  show(sentence: Sentence | null, about: Text | null): void {
-    const disclosure = this.#disclosure;
+  /** Shows the sentence with its disclosure (`about` in `aboutLang`, none when off), or the `fallback` slot when there is none. */
+  show(sentence: Sentence | null, about: string | null, aboutLang: string): void {
     if (sentence) this.#paint(sentence);
     else this.#painted = this.#count = null;
     if (about) {
-      disclosure.lang = about.lang;
-      if (disclosure.textContent !== about.text) disclosure.textContent = about.text;
+      this.#disclosure.lang = aboutLang;
+      if (this.#disclosure.textContent !== about) this.#disclosure.textContent = about;
       // The sentence is the disclosure's trigger: one tab stop, described by it.
       this.#base.tabIndex = 0;
-      this.#base.setAttribute('aria-describedby', disclosure.id);
+      this.#base.setAttribute('aria-describedby', this.#disclosure.id);
     } else {
       this.#base.removeAttribute('tabindex');
       this.#base.removeAttribute('aria-describedby');
     }
-    // Only our own nodes move: where a browser cannot adopt stylesheets, Lit put <style> elements here too.
-    const shown = sentence ? (about ? [this.#base, disclosure] : [this.#base]) : [this.#fallback];
-    for (const node of [this.#base, disclosure, this.#fallback]) {
-      if (!shown.includes(node)) node.remove();
-      else if (node.parentNode !== this.#root) this.#root.append(node);
-    }
+    this.#place(this.#base, !!sentence);
+    this.#place(this.#disclosure, !!sentence && !!about);
+    this.#place(this.#fallback, !sentence);
+  }
+
+  /** Only our own nodes move: where a browser cannot adopt stylesheets, Lit put <style> elements here too. */
+  #place(node: Element, shown: boolean): void {
+    if (!shown) node.remove();
+    else if (node.parentNode !== this.#root) this.#root.append(node);
   }
 
   #paint(sentence: Sentence): void {

@@ -1,6 +1,6 @@
 import en from './en.js';
 import type { LocaleTexts } from './locale-texts.js';
-import { ON_DEMAND } from './on-demand.js';
+import { loadLanguage, ON_DEMAND_LANGUAGES } from './on-demand.js';
 
 export const DEFAULT_LANGUAGE = 'en';
 
@@ -9,7 +9,7 @@ const cache = new Map<string, LocaleTexts | Promise<unknown> | null>([[DEFAULT_L
 
 /** The languages with built-in texts (keys as in `textsKey`). */
 export function builtInLanguages(): string[] {
-  return [DEFAULT_LANGUAGE, ...Object.keys(ON_DEMAND)];
+  return [DEFAULT_LANGUAGE, ...ON_DEMAND_LANGUAGES];
 }
 
 /**
@@ -34,14 +34,13 @@ export interface BuiltInTexts {
  */
 export function builtInTexts(locale: string, onLoad: () => void): BuiltInTexts | null {
   const key = textsKey(locale);
-  const load = ON_DEMAND[key];
   let entry = cache.get(key);
-  if (!entry && load) {
-    entry = load().then(
+  if (!entry) {
+    entry = loadLanguage(key)?.then(
       (module) => cache.set(key, module.default),
       () => cache.set(key, null),
     );
-    cache.set(key, entry);
+    if (entry) cache.set(key, entry);
   }
   if (entry instanceof Promise) {
     void entry.then(onLoad);

@@ -7,7 +7,7 @@ type Loader = () => Promise<{ default: LocaleTexts }>;
  * chunk of the shop's bundle, with literal specifiers so every bundler sees them. The script-tag
  * build replaces this module with a shorter loader of the same files (vite.config.ts).
  */
-export const ON_DEMAND: Record<string, Loader> = {
+const LOADERS: Record<string, Loader> = {
   ar: () => import('./ar.js'),
   bg: () => import('./bg.js'),
   cs: () => import('./cs.js'),
@@ -44,3 +44,11 @@ export const ON_DEMAND: Record<string, Loader> = {
   zh: () => import('./zh.js'),
   'zh-Hant': () => import('./zh-Hant.js'),
 };
+
+/** The languages with a file of their own. */
+export const ON_DEMAND_LANGUAGES = Object.keys(LOADERS);
+
+/** Starts loading the texts of a language with a file of its own; undefined for any other. */
+export function loadLanguage(key: string): ReturnType<Loader> | undefined {
+  return LOADERS[key]?.();
+}

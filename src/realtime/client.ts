@@ -1,4 +1,4 @@
-import { errorKindForStatus } from '../contract/errors.js';
+import { errorKindForStatus, isConfigurationError } from '../contract/errors.js';
 import { parseReport, type RealtimeReport } from '../contract/report.js';
 import { realtimeUrl } from '../contract/request.js';
 import { parseRetryAfter } from '../contract/retry-after.js';
@@ -40,8 +40,6 @@ export async function fetchRealtimeReport(request: RealtimeRequest): Promise<Rea
 export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<RealtimeAnswer> {
   const { apiBase, websiteId, token, signal, env = environment(), timeoutMs = REQUEST_TIMEOUT_MS } = request;
   const url = realtimeUrl(apiBase, websiteId);
-  const headers: Record<string, string> = {};
-  if (token) headers.Authorization = `Bearer ${token}`;
 
   const attempt = new AbortController();
   let timedOut = false;
@@ -58,7 +56,7 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
     let body: string;
     try {
       response = await env.fetch(url, {
-        headers,
+        headers: token ? { Authorization: `Bearer ${token}` } : {},
         signal: attempt.signal,
         credentials: 'omit',
         cache: 'no-store',
@@ -66,35 +64,41 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
       // The body can fail too (connection dropped, or our timeout) and means the same.
       body = await response.text();
     } catch (cause) {
-      throw transportError(cause, url, timedOut, timeoutMs, signal);
+      // Our caller cancelled: not a failure of the service, so pass the abort through untouched.
+      throw signal?.aborted ? cause : transportError(timedOut ? 'timeout' : 'network', url, timeoutMs);
     }
-    if (!response.ok) throw statusError(response, body, { url, websiteId, token, now: env.now() });
+    const { status, headers } = response;
+    if (!response.ok) throw statusError(response, body, url, request, env.now());
 
     let json: unknown;
     try {
       json = JSON.parse(body);
     } catch {
-      throw invalid(url, 'not JSON', response.status);
+      // Production names the body at fault, as `parseReport` does for JSON that is no object.
+      if (DEV_MODE) throw invalid(url, 'not JSON', status);
     }
     const report = parseReport(json, websiteId);
-    if (typeof report === 'string') throw invalid(url, report, response.status);
-    const age = Number(response.headers.get('age') ?? 0) * 1000;
+    if (typeof report === 'string') throw invalid(url, report, status);
+    const age = Number(headers.get('age')) * 1000;
     const ageMs = Number.isSafeInteger(age) && age > 0 && age <= MAX_TRUSTED_AGE_MS ? age : 0;
-    const freshFor = /(?:^|,)\s*max-age=(\d+)/i.exec(response.headers.get('cache-control') ?? '')?.[1];
-    return { report, ageMs, stale: freshFor !== undefined && ageMs > Number(freshFor) * 1000 };
+    const freshFor = /(?:^|,)\s*max-age=(\d+)/i.exec(headers.get('cache-control') ?? '')?.[1];
+    // Without a max-age, `Number(undefined)` is NaN and nothing is stale.
+    return { report, ageMs, stale: ageMs > Number(freshFor) * 1000 };
   } finally {
     env.clearTimeout(timer);
     signal?.removeEventListener('abort', forwardAbort);
   }
 }
 
-function transportError(cause: unknown, url: string, timedOut: boolean, timeoutMs: number, signal: AbortSignal | undefined): unknown {
-  // Our caller cancelled: not a failure of the service, so pass the abort through untouched.
-  if (signal?.aborted) return cause;
-  if (!DEV_MODE) return new RealtimeError({ kind: timedOut ? 'timeout' : 'network', message: url });
-  return timedOut
-    ? new RealtimeError({ kind: 'timeout', message: `No answer from ${url} in ${timeoutMs / 1000} s; retrying.` })
-    : new RealtimeError({ kind: 'network', message: `Cannot reach ${url} (offline or CORS): check api-base.` });
+function transportError(kind: 'timeout' | 'network', url: string, timeoutMs: number): RealtimeError {
+  if (!DEV_MODE) return new RealtimeError({ kind, message: url });
+  return new RealtimeError({
+    kind,
+    message:
+      kind === 'timeout'
+        ? `No answer from ${url} in ${timeoutMs / 1000} s; retrying.`
+        : `Cannot reach ${url} (offline or CORS): check api-base.`,
+  });
 }
 
 function invalid(url: string, reason: string, status: number): RealtimeError {
@@ -102,34 +106,27 @@ function invalid(url: string, reason: string, status: number): RealtimeError {
   return new RealtimeError({ kind: 'invalid-response', status, message });
 }
 
-interface StatusContext {
-  url: string;
-  websiteId: string;
-  token: string | undefined;
-  now: number;
-}
-
 /** Status → error kind (the contract's), with the service's own words (token redacted) and the fix. */
-function statusError(response: Response, body: string, { url, websiteId, token, now }: StatusContext): RealtimeError {
+function statusError(response: Response, body: string, url: string, request: RealtimeRequest, now: number): RealtimeError {
   const { status, headers } = response;
   const kind = errorKindForStatus(status);
   // The service's own words (token redacted) only in the development build: production keeps
   // the status, the URL and the attribute to fix, and leaves the redaction code out.
-  const said = DEV_MODE && serviceMessage(body, headers.get('content-type'), [token]);
+  const said = DEV_MODE && serviceMessage(body, headers.get('content-type'), [request.token]);
   // A chain of conditions, not a table: 19 bytes less in a bundle that every shopper downloads.
   // Production builds keep only the attribute to fix.
   const advice = !DEV_MODE
-    ? kind === 'unauthorized'
-      ? 'token'
-      : kind === 'not-found' || kind === 'bad-request'
-        ? 'website-id'
-        : kind
+    ? isConfigurationError(kind)
+      ? kind === 'unauthorized'
+        ? 'token'
+        : 'website-id'
+      : kind
     : kind === 'unauthorized'
       ? "check the token attribute: this website's API token, or none for a relay."
       : kind === 'bad-request'
         ? 'set the website-id attribute.'
         : kind === 'not-found'
-          ? `no website "${websiteId}": check the website-id attribute and api-base.`
+          ? `no website "${request.websiteId}": check the website-id attribute and api-base.`
           : kind === 'rate-limited'
             ? 'plan limit reached: raise interval, or use a relay.'
             : kind === 'server'

@@ -37,8 +37,11 @@ export interface Environment {
   warn(message: string): void;
 }
 
-// `globalThis.document` and `globalThis.window` are undefined on a server, where a bare `document` would throw.
-function listen(target: EventTarget | undefined, types: string[], listener: EventListener): () => void {
+/**
+ * Listens to `types` on `target`; returns the function that stops. `globalThis.document` and
+ * `globalThis.window` are undefined on a server (where a bare `document` would throw): nothing then.
+ */
+export function listen(target: EventTarget | undefined, types: string[], listener: EventListener): () => void {
   if (!target) return () => {};
   for (const type of types) target.addEventListener(type, listener);
   return () => {
@@ -73,6 +76,19 @@ export const browserEnvironment: Environment = {
   },
   warn: (message) => console.warn(message),
 };
+
+/**
+ * `use` of the shared storage, or undefined where there is none or the browser refuses it
+ * (sandboxed frames, privacy modes, a full quota): every caller then works from this page's memory.
+ */
+export function withStorage<T>(env: Environment, use: (storage: Storage) => T): T | undefined {
+  try {
+    const storage = env.storage();
+    return storage && use(storage);
+  } catch {
+    return undefined;
+  }
+}
 
 let current: Environment = browserEnvironment;
 

@@ -5,7 +5,7 @@ import { fetchRealtimeAnswer, REQUEST_TIMEOUT_MS } from './client.js';
 import { type Environment, environment } from './environment.js';
 import { RealtimeError } from './errors.js';
 import { exclusively } from './lock.js';
-import { EMPTY_RECORD, type FeedFailure, type FeedRecord, FeedStore } from './storage.js';
+import { EMPTY_RECORD, type FeedFailure, type FeedRecord, readRecord, recordKey, writeRecord } from './storage.js';
 
 /** Which feed: elements that agree on all three share one. */
 export interface FeedKey {
@@ -51,7 +51,8 @@ const OTHER_TAB_GRACE_MS = REQUEST_TIMEOUT_MS + 5_000;
 export class VisitorFeed {
   readonly #key: FeedKey;
   readonly #env: Environment;
-  readonly #store: FeedStore;
+  /** Where the record is shared with the other tabs. */
+  readonly #storageKey: string;
   readonly #listeners = new Map<FeedListener, number>();
   readonly #onStop: () => void;
   #record: FeedRecord = EMPTY_RECORD;
@@ -70,7 +71,7 @@ export class VisitorFeed {
   constructor(key: FeedKey, env: Environment, onStop: () => void = () => {}) {
     this.#key = key;
     this.#env = env;
-    this.#store = new FeedStore(env, key.apiBase, key.websiteId);
+    this.#storageKey = recordKey(key.apiBase, key.websiteId);
     this.#onStop = onStop;
   }
 
@@ -126,7 +127,7 @@ export class VisitorFeed {
 
   #start(): void {
     this.#running = true;
-    this.#record = this.#store.read() ?? EMPTY_RECORD;
+    this.#record = this.#readStored() ?? EMPTY_RECORD;
     const { failure, retryAt } = this.#record;
     // An earlier page load met a configuration error: stay stopped until its pause is over.
     if (failure && isConfigurationError(failure.kind) && retryAt !== null && retryAt > this.#env.now()) this.#halt(failure);
@@ -140,7 +141,7 @@ export class VisitorFeed {
         this.#schedule();
       }),
       this.#env.onStorage((key) => {
-        if (key === this.#store.key || key === null) this.#adoptStored();
+        if (key === this.#storageKey || key === null) this.#adoptStored();
       }),
     ];
     this.#schedule();
@@ -158,17 +159,20 @@ export class VisitorFeed {
 
   /** When the next request is due, by the device clock: an interval after the last one, or when the backoff ends. */
   #dueAt(): number {
-    return Math.max(this.#recordDueAt(), this.#quietUntil);
-  }
-
-  #recordDueAt(): number {
     const { fetchedAt, attemptedAt, retryAt } = this.#record;
     const now = this.#env.now();
-    if (retryAt !== null) return retryAt > now + Math.max(MAX_PLAUSIBLE_WAIT_MS, 2 * this.intervalMs) ? now : retryAt;
     // Not `fetchedAt`: a relay's answer may arrive already old, and must not make us ask again at once.
     const last = attemptedAt ?? fetchedAt;
-    if (last === null || last > now + CLOCK_SKEW_TOLERANCE_MS) return now;
-    return last + this.intervalMs;
+    // While failing, the backoff decides, unless it ends implausibly late (the clock jumped back).
+    const due =
+      retryAt !== null
+        ? retryAt > now + Math.max(MAX_PLAUSIBLE_WAIT_MS, 2 * this.intervalMs)
+          ? now
+          : retryAt
+        : last === null || last > now + CLOCK_SKEW_TOLERANCE_MS
+          ? now
+          : last + this.intervalMs;
+    return Math.max(due, this.#quietUntil);
   }
 
   #canAsk(): boolean {
@@ -177,7 +181,7 @@ export class VisitorFeed {
 
   #schedule(): void {
     this.#clearTimer();
-    if (!this.isRunning || this.#fatal || this.#inFlight || !this.#canAsk()) return;
+    if (!this.#running || this.#fatal || this.#inFlight || !this.#canAsk()) return;
     const delay = Math.max(0, this.#dueAt() - this.#env.now());
     this.#timer = this.#env.setTimeout(() => {
       this.#timer = null;
@@ -191,13 +195,13 @@ export class VisitorFeed {
   }
 
   async #poll(force: boolean): Promise<void> {
-    if (this.#inFlight || !this.isRunning) return;
+    if (this.#inFlight || !this.#running) return;
     this.#clearTimer();
     const request = new AbortController();
     this.#inFlight = request;
     let asked = true;
     try {
-      asked = await exclusively(this.#env, this.#store.key, async () => {
+      asked = await exclusively(this.#env, this.#storageKey, async () => {
         // Another tab may have asked just before us: then its answer is ours.
         this.#adoptStored();
         if (!force && (this.#dueAt() > this.#env.now() || !this.#canAsk())) return;
@@ -221,9 +225,8 @@ export class VisitorFeed {
   }
 
   async #ask(signal: AbortSignal): Promise<void> {
-    const { apiBase, websiteId, token } = this.#key;
     try {
-      const { report, ageMs, stale } = await fetchRealtimeAnswer({ apiBase, websiteId, token, signal, env: this.#env });
+      const { report, ageMs, stale } = await fetchRealtimeAnswer({ ...this.#key, signal, env: this.#env });
       if (signal.aborted) return;
       const now = this.#env.now();
       // A relay's cached answer is as old as its upstream fetch: max-age counts from there. One it
@@ -232,7 +235,7 @@ export class VisitorFeed {
         ? {
             kind: 'server',
             status: null,
-            message: DEV_MODE ? `${apiBase} serves an old count: the service behind the relay fails.` : apiBase,
+            message: DEV_MODE ? `${this.#key.apiBase} serves an old count: the service behind the relay fails.` : this.#key.apiBase,
           }
         : null;
       this.#save({ report, fetchedAt: now - ageMs, attemptedAt: now, retryAt: null, failures: 0, failure });
@@ -242,15 +245,16 @@ export class VisitorFeed {
   }
 
   #fail(error: RealtimeError): void {
-    const failure: FeedFailure = { kind: error.kind, status: error.status, message: error.message };
+    const { kind, status, message } = error;
+    const failure: FeedFailure = { kind, status, message };
     const now = this.#env.now();
     const failures = this.#record.failures + 1;
-    if (isConfigurationError(error.kind)) {
+    if (isConfigurationError(kind)) {
       this.#halt(failure);
       // A 401 is about this page's token, which storage never holds: a page with the right token,
       // or this one after the fix, must not inherit it. It stops this page only, so the attempt
       // is this page's to know (subscribers announce each attempt once), and is not saved.
-      if (error.kind === 'unauthorized') {
+      if (kind === 'unauthorized') {
         this.#record = { ...this.#record, attemptedAt: now };
         return;
       }
@@ -262,7 +266,7 @@ export class VisitorFeed {
   /** Stops asking until `refresh()`, with one warning per page, also on a page that found the error stored. */
   #halt(failure: FeedFailure): void {
     this.#fatal = failure;
-    if (!this.#warned) this.#env.warn(`<live-visitors> stopped asking: ${failure.message}`);
+    if (!this.#warned) this.#env.warn(`<live-visitors> ${DEV_MODE ? 'stopped asking: ' : ''}${failure.message}`);
     this.#warned = true;
   }
 
@@ -279,12 +283,16 @@ export class VisitorFeed {
 
   #save(record: FeedRecord): void {
     this.#record = record;
-    this.#store.write(record);
+    writeRecord(this.#env, this.#storageKey, record);
+  }
+
+  #readStored(): FeedRecord | null {
+    return readRecord(this.#env, this.#storageKey, this.#key.websiteId);
   }
 
   /** Takes what another tab wrote, when it is at least as new as ours. */
   #adoptStored(): void {
-    const stored = this.#store.read();
+    const stored = this.#readStored();
     if (!stored || stored === this.#record) return;
     if (this.#trustedFetchTime(stored) < this.#trustedFetchTime(this.#record)) return;
     const sameReport = stored.fetchedAt === this.#record.fetchedAt;
@@ -320,7 +328,8 @@ const MAX_PLAUSIBLE_WAIT_MS = 2 * 60 * 60_000;
 
 const feeds = new Map<string, VisitorFeed>();
 
-export function feedId({ apiBase, websiteId, token = '' }: FeedKey): string {
+export function feedId({ apiBase, websiteId, token }: FeedKey): string {
+  // No token is `null` here, which no token can be.
   return JSON.stringify([apiBase, websiteId, token]);
 }
 
@@ -329,11 +338,10 @@ export function feedFor(key: FeedKey): VisitorFeed {
   const id = feedId(key);
   let feed = feeds.get(id);
   if (!feed) {
-    const created = new VisitorFeed(key, environment(), () => {
-      if (feeds.get(id) === created) feeds.delete(id);
+    feed = new VisitorFeed(key, environment(), () => {
+      if (feeds.get(id) === feed) feeds.delete(id);
     });
-    feeds.set(id, created);
-    feed = created;
+    feeds.set(id, feed);
   }
   return feed;
 }

@@ -1,4 +1,4 @@
-import type { Environment } from './environment.js';
+import { type Environment, withStorage } from './environment.js';
 
 /** How long a tab without Web Locks may hold its storage claim (a request times out before). */
 const CLAIM_MS = 15_000;
@@ -32,35 +32,14 @@ export async function exclusively(env: Environment, name: string, task: () => Pr
       if (ran) throw error;
     }
   }
-  const storage = env.storage();
-  if (!storage) {
-    await task();
-    return true;
-  }
+  // Without storage (or with a full one) there is no claim: the task runs, the count stays right.
   const claimKey = `${name}#claim`;
-  if (readClaim(storage, claimKey) > env.now()) return false;
-  writeClaim(storage, claimKey, String(env.now() + CLAIM_MS));
+  if (Number(withStorage(env, (storage) => storage.getItem(claimKey))) > env.now()) return false;
+  withStorage(env, (storage) => storage.setItem(claimKey, String(env.now() + CLAIM_MS)));
   try {
     await task();
   } finally {
-    writeClaim(storage, claimKey, null);
+    withStorage(env, (storage) => storage.removeItem(claimKey));
   }
   return true;
-}
-
-function readClaim(storage: Storage, key: string): number {
-  try {
-    return Number(storage.getItem(key)) || 0;
-  } catch {
-    return 0;
-  }
-}
-
-function writeClaim(storage: Storage, key: string, value: string | null): void {
-  try {
-    if (value === null) storage.removeItem(key);
-    else storage.setItem(key, value);
-  } catch {
-    // A full or blocked storage only weakens the cross-tab guarantee; the count stays right.
-  }
 }

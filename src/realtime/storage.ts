@@ -1,6 +1,6 @@
 import type { RealtimeErrorKind } from '../contract/errors.js';
 import { parseReport, type RealtimeReport } from '../contract/report.js';
-import type { Environment } from './environment.js';
+import { type Environment, withStorage } from './environment.js';
 
 /** A failure as remembered (and shared with other tabs): what the element needs to show it. */
 export interface FeedFailure {
@@ -35,73 +35,54 @@ const VERSION = 1;
 /** Used when localStorage is blocked or full, so reconnecting elements still reuse the last answer. */
 const memory = new Map<string, FeedRecord>();
 
-/** The persisted state of one website's feed, in localStorage when allowed, else in memory. */
-export class FeedStore {
-  readonly key: string;
-  readonly #env: Environment;
-  readonly #websiteId: string;
+/** Where one website's feed is persisted, for every tab of the origin. */
+export function recordKey(apiBase: string, websiteId: string): string {
+  return `live-visitors:v${VERSION}:${JSON.stringify([apiBase, websiteId])}`;
+}
 
-  constructor(env: Environment, apiBase: string, websiteId: string) {
-    this.#env = env;
-    this.#websiteId = websiteId;
-    this.key = `live-visitors:v${VERSION}:${JSON.stringify([apiBase, websiteId])}`;
-  }
+/** The persisted state of one website's feed: from localStorage when allowed, else from this page's memory. */
+export function readRecord(env: Environment, key: string, websiteId: string): FeedRecord | null {
+  const stored = withStorage(env, (storage) => storage.getItem(key));
+  return (stored && parseRecord(stored, websiteId)) || memory.get(key) || null;
+}
 
-  read(): FeedRecord | null {
-    let stored: string | null | undefined;
-    try {
-      stored = this.#env.storage()?.getItem(this.key);
-    } catch {
-      // Blocked storage: fall back to this page's memory.
-    }
-    return (stored && parseRecord(stored, this.#websiteId)) || memory.get(this.key) || null;
-  }
-
-  write(record: FeedRecord): void {
-    memory.set(this.key, record);
-    try {
-      this.#env.storage()?.setItem(this.key, JSON.stringify(record));
-    } catch {
-      // Quota or privacy mode: this tab keeps working from memory.
-    }
-  }
+export function writeRecord(env: Environment, key: string, record: FeedRecord): void {
+  memory.set(key, record);
+  withStorage(env, (storage) => storage.setItem(key, JSON.stringify(record)));
 }
 
 /** Storage is shared with every script of the origin: trust nothing read back from it. */
 function parseRecord(text: string, websiteId: string): FeedRecord | null {
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    // Not JSON, or JSON `null` (whose `.report` throws): no record.
+    const record = JSON.parse(text) as Record<string, unknown>;
+    const report = record.report === null ? null : parseReport(record.report, websiteId);
+    const fetchedAt = finiteOrNull(record.fetchedAt);
+    if (typeof report === 'string' || (report && fetchedAt === null)) return null;
+    return {
+      report,
+      fetchedAt,
+      attemptedAt: finiteOrNull(record.attemptedAt),
+      retryAt: finiteOrNull(record.retryAt),
+      // Junk counts as no failure; an absurd count only makes the backoff hit its cap.
+      failures: Math.max(0, Number(record.failures) | 0),
+      failure: parseFailure(record.failure),
+    };
   } catch {
     return null;
   }
-  if (typeof value !== 'object' || value === null) return null;
-  const record = value as Record<string, unknown>;
-  const report = record.report === null ? null : parseReport(record.report, websiteId);
-  if (typeof report === 'string') return null;
-  const fetchedAt = finiteOrNull(record.fetchedAt);
-  if (report && fetchedAt === null) return null;
-  // Junk counts as no failure; an absurd count only makes the backoff hit its cap.
-  const failures = Math.max(0, Number(record.failures) | 0);
-  return {
-    report,
-    fetchedAt,
-    attemptedAt: finiteOrNull(record.attemptedAt),
-    retryAt: finiteOrNull(record.retryAt),
-    failures,
-    failure: parseFailure(record.failure),
-  };
 }
 
 function finiteOrNull(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+  return Number.isFinite(value) ? (value as number) : null;
 }
 
-const KINDS = new Set<string>(['bad-request', 'not-found', 'rate-limited', 'server', 'network', 'timeout', 'invalid-response']);
+/** The kinds a record may hold (a 401's never is). Only strings are in it, so `has` checks the type too. */
+const KINDS = new Set<unknown>(['bad-request', 'not-found', 'rate-limited', 'server', 'network', 'timeout', 'invalid-response']);
 
 function parseFailure(value: unknown): FeedFailure | null {
   if (typeof value !== 'object' || value === null) return null;
   const { kind, status, message } = value as Record<string, unknown>;
-  if (typeof kind !== 'string' || !KINDS.has(kind) || typeof message !== 'string') return null;
-  return { kind: kind as RealtimeErrorKind, status: typeof status === 'number' ? status : null, message };
+  if (!KINDS.has(kind) || typeof message !== 'string') return null;
+  return { kind: kind as RealtimeErrorKind, status: finiteOrNull(status), message };
 }
