@@ -1,4 +1,4 @@
-import { type BuiltInTexts, DEFAULT_LANGUAGE } from './locales/catalog.js';
+import { type BuiltInTexts, DEFAULT_LANGUAGE, writesPlainDigits } from './locales/catalog.js';
 
 /** Templates from the element's attributes; any of them may be unset. */
 export type CustomTemplates = Partial<Record<Intl.LDMLPluralRule, string | null | undefined>>;
@@ -40,7 +40,7 @@ export function formatMessage(
   const category = new Intl.PluralRules(lang).select(count);
   const { texts } = builtIn;
   const template = (hasCustom && (custom[category] || custom.other)) || texts[category] || texts.other;
-  const formatted = new Intl.NumberFormat(locale, { notation }).format(count);
+  const formatted = count < 1000 && writesPlainDigits(locale) ? String(count) : new Intl.NumberFormat(locale, { notation }).format(count);
   return { parts: template.split('{count}').flatMap((text, index) => (index ? [formatted, text] : [text])), lang, count };
 }
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type BuiltInTexts, builtInLanguages, builtInTexts } from '../src/locales/catalog.js';
+import { type BuiltInTexts, builtInLanguages, builtInTexts, writesPlainDigits } from '../src/locales/catalog.js';
 import { type CustomTemplates, formatAbout, formatMessage, resolveLocale } from '../src/messages.js';
 import { languageLoaded as loaded } from './support/languages.js';
 
@@ -9,8 +9,8 @@ beforeAll(async () => {
   for (const locale of LOCALES) texts.set(resolveLocale(locale), await loaded(resolveLocale(locale)));
 });
 
-const format = (count: number, locale: string, custom: CustomTemplates = {}, notation?: 'compact') =>
-  formatMessage(count, locale, custom, texts.get(locale)!, notation);
+const format = (count: number, locale: string, custom: CustomTemplates = {}, notation?: 'compact', builtIn = texts.get(locale)!) =>
+  formatMessage(count, locale, custom, builtIn, notation);
 
 /** The sentence a reader sees for `count` in the page language `lang`, with the built-in texts. */
 const sentence = (count: number, lang: string, custom: CustomTemplates = {}) => format(count, resolveLocale(lang), custom).parts.join('');
@@ -198,4 +198,63 @@ describe('formatAbout', () => {
   it('leaves a text without {time} as it is', () => {
     expect(formatAbout('Live data from our analytics', '2026-11-22T12:04:00.000Z', 'en')).toBe('Live data from our analytics');
   });
+});
+
+describe('plain digits without Intl.NumberFormat', () => {
+  const REGIONS = [
+    '',
+    'US',
+    'GB',
+    'DE',
+    'AT',
+    'CH',
+    'FR',
+    'BE',
+    'CA',
+    'ES',
+    'MX',
+    'AR',
+    'BR',
+    'PT',
+    'IN',
+    'EG',
+    'SA',
+    'MA',
+    'IL',
+    'JP',
+    'CN',
+    'TW',
+    'HK',
+    'KR',
+    'TH',
+    'VN',
+    'ID',
+    'TR',
+    'RU',
+    'UA',
+  ];
+  const COUNTS = [0, 1, 7, 23, 99, 100, 512, 999];
+
+  it('writes 0–999 exactly as Intl.NumberFormat would, for every built-in language in every region it trusts', () => {
+    const wrong: string[] = [];
+    for (const language of builtInLanguages()) {
+      for (const region of REGIONS) {
+        const locale = resolveLocale(region ? `${language}-${region}` : language);
+        for (const count of COUNTS) {
+          const ours = format(count, locale, {}, undefined, texts.get('en')!).parts[1];
+          const intl = new Intl.NumberFormat(locale).format(count);
+          if (ours !== intl) wrong.push(`${locale} ${count}: ${ours} ≠ ${intl}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it.each(['ar-EG', 'ar-SA', 'fa', 'bn', 'mr', 'de-u-nu-arab', 'hi-u-nu-deva'])(
+    'asks Intl where digits differ or are unknown (%s)',
+    (locale) => {
+      expect(writesPlainDigits(resolveLocale(locale))).toBe(false);
+      expect(format(23, resolveLocale(locale), {}, undefined, texts.get('en')!).parts[1]).toBe(new Intl.NumberFormat(locale).format(23));
+    },
+  );
 });
