@@ -18,7 +18,8 @@ const ELEMENT = /\s*<live-visitors\b[^>]*>[\s\S]*?<\/live-visitors>/;
 
 /** The README's snippet, as the bench's product page carries it (the demo page has its own copy). */
 export const SNIPPET_SCRIPT = '<script type="module" fetchpriority="low" src="/live-visitors.js"></script>';
-const SNIPPET_ELEMENT = '<live-visitors website-id="demo-shop" token="demo-token" style="display: block; min-height: 1.5em"></live-visitors>';
+const SNIPPET_ELEMENT =
+  '<live-visitors website-id="demo-shop" token="demo-token" style="display: block; min-height: 1.5em"></live-visitors>';
 
 /** The page with the widget, and the same page without its script and element. */
 async function pageVariants(page: PageName): Promise<{ with: string; without: string }> {

@@ -7,11 +7,11 @@
   const captions = ['The bag on a wooden table', 'The beans up close', 'A cup of espresso'];
 
   function showPhoto(index) {
-    thumbs.forEach((thumb, position) => thumb.setAttribute('aria-pressed', String(position === index)));
+    for (const [position, thumb] of thumbs.entries()) thumb.setAttribute('aria-pressed', String(position === index));
     hero.alt = captions[index];
     hero.dataset.src = photos[index];
   }
-  thumbs.forEach((thumb, index) => thumb.addEventListener('click', () => showPhoto(index)));
+  for (const [index, thumb] of thumbs.entries()) thumb.addEventListener('click', () => showPhoto(index));
 
   const cartCount = document.getElementById('cart-count');
   function readCart() {
