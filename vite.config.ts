@@ -109,8 +109,10 @@ function terserAfterOxc(): Plugin {
  * - `vite` (npm start) serves the marketers' demo from demo/, with the emulated service on the
  *   same origin and the built script-tag bundle at /live-visitors.js;
  * - `vite build` writes dist/live-visitors.js, the self-contained, minified script-tag bundle
- *   (Lit included). Not Vite's library mode: it leaves ES output unminified.
- * The library build for bundler users is plain `tsc` (tsconfig.build.json), which keeps Lit external.
+ *   (Lit included, production build), with the language files in dist/locales/. Library mode
+ *   for its output without Vite's preload helper; oxc minifies, then terser (below).
+ * The package's builds for bundler users are vite.library.config.ts (production) and `tsc`
+ * (tsconfig.build.json: the development build and the type declarations), both keeping Lit external.
  */
 export default defineConfig({
   root: here('demo'),
