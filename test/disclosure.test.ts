@@ -1,8 +1,9 @@
-import { fixture, fixtureCleanup } from '@open-wc/testing';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fixture } from '@open-wc/testing';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import '../src/define.js';
 import type { LiveVisitors } from '../src/live-visitors.js';
 import { setEnvironment } from '../src/realtime/environment.js';
+import { closePage, settle } from './support/element-page.js';
 import { FakeBrowser, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
 import { FakeService } from './support/fake-service.js';
 import { languageLoaded } from './support/languages.js';
@@ -23,17 +24,7 @@ beforeEach(() => {
   websiteId = freshWebsiteId();
 });
 
-afterEach(async () => {
-  fixtureCleanup();
-  if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(0);
-  restoreEnvironment();
-  vi.useRealTimers();
-});
-
-async function settle(el: LiveVisitors, ms = 0) {
-  await vi.advanceTimersByTimeAsync(ms);
-  await el.updateComplete;
-}
+afterEach(() => closePage(restoreEnvironment));
 
 /** The element inside a `<div lang=…>` (none: the document's language, English here). */
 async function widget(attributes = '', lang?: string): Promise<LiveVisitors> {

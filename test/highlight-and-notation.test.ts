@@ -1,9 +1,9 @@
-import { fixture, fixtureCleanup } from '@open-wc/testing';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import '../src/define.js';
 import type { LiveVisitors } from '../src/live-visitors.js';
 import { setEnvironment } from '../src/realtime/environment.js';
 import { activeFeedCount } from '../src/realtime/feed.js';
+import { closePage, mountWidget, settle } from './support/element-page.js';
 import { FakeBrowser, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
 import { FakeService } from './support/fake-service.js';
 
@@ -22,26 +22,9 @@ beforeEach(() => {
   websiteId = freshWebsiteId();
 });
 
-afterEach(async () => {
-  fixtureCleanup();
-  if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(0);
-  restoreEnvironment();
-  vi.useRealTimers();
-});
+afterEach(() => closePage(restoreEnvironment));
 
-async function settle(el?: LiveVisitors, ms = 0) {
-  await vi.advanceTimersByTimeAsync(ms);
-  await el?.updateComplete;
-}
-
-async function widget(attributes = ''): Promise<LiveVisitors> {
-  const host = await fixture<HTMLElement>(
-    `<div><live-visitors website-id="${websiteId}" api-base="https://a.example" ${attributes}></live-visitors></div>`,
-  );
-  const el = host.querySelector('live-visitors')!;
-  await settle(el);
-  return el;
-}
+const widget = (attributes = '') => mountWidget(websiteId, attributes);
 
 const number = (el: LiveVisitors) => el.shadowRoot!.querySelector<HTMLElement>('[part="count"]')!;
 const isHighlighted = (el: LiveVisitors) => number(el).classList.contains('changed');

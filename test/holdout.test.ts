@@ -1,10 +1,11 @@
-import { fixture, fixtureCleanup } from '@open-wc/testing';
+import { fixture } from '@open-wc/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../src/define.js';
 import type { LiveVisitorsImpressionDetail } from '../src/events.js';
 import { type Variant, variantFor } from '../src/holdout.js';
 import type { LiveVisitors } from '../src/live-visitors.js';
 import { type Environment, setEnvironment } from '../src/realtime/environment.js';
+import { closePage, settle } from './support/element-page.js';
 import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
 import { FakeService } from './support/fake-service.js';
 
@@ -26,12 +27,7 @@ beforeEach(() => {
   useTab(browser.openTab({ random: noDraw }));
 });
 
-afterEach(async () => {
-  fixtureCleanup();
-  if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(0);
-  restoreEnvironment();
-  vi.useRealTimers();
-});
+afterEach(() => closePage(restoreEnvironment));
 
 function noDraw(): number {
   throw new Error('drew a number where none was expected');
@@ -63,11 +59,6 @@ async function variantForOnNewPage(pageTab: FakeTab): Promise<typeof variantFor>
   const holdout = await import('../src/holdout.js');
   page.setEnvironment(pageTab.env);
   return holdout.variantFor;
-}
-
-async function settle(el?: LiveVisitors, ms = 0) {
-  await vi.advanceTimersByTimeAsync(ms);
-  await el?.updateComplete;
 }
 
 async function widget(attributes = '', id = websiteId): Promise<LiveVisitors> {

@@ -1,9 +1,10 @@
-import { fixture, fixtureCleanup } from '@open-wc/testing';
+import { fixture } from '@open-wc/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../src/define.js';
 import type { LiveVisitorsImpressionEvent } from '../src/events.js';
 import type { LiveVisitors } from '../src/live-visitors.js';
 import { setEnvironment } from '../src/realtime/environment.js';
+import { closePage, settle } from './support/element-page.js';
 import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
 import { FakeService } from './support/fake-service.js';
 
@@ -29,16 +30,8 @@ beforeEach(() => {
 
 afterEach(async () => {
   document.removeEventListener('live-visitors-impression', hear);
-  fixtureCleanup();
-  if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(0);
-  restoreEnvironment();
-  vi.useRealTimers();
+  await closePage(restoreEnvironment);
 });
-
-async function settle(el?: LiveVisitors, ms = 0) {
-  await vi.advanceTimersByTimeAsync(ms);
-  await el?.updateComplete;
-}
 
 async function widget(attributes = ''): Promise<LiveVisitors> {
   const host = await fixture<HTMLElement>(

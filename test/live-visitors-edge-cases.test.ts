@@ -1,10 +1,11 @@
-import { fixture, fixtureCleanup } from '@open-wc/testing';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fixture } from '@open-wc/testing';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import '../src/define.js';
 import type { LiveVisitorsUpdateDetail } from '../src/events.js';
 import type { LiveVisitors } from '../src/live-visitors.js';
 import { setEnvironment } from '../src/realtime/environment.js';
 import { activeFeedCount } from '../src/realtime/feed.js';
+import { closePage, settle } from './support/element-page.js';
 import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
 import { FakeService } from './support/fake-service.js';
 import { languageLoaded } from './support/languages.js';
@@ -26,16 +27,7 @@ beforeEach(() => {
   restore = setEnvironment(tab.env);
   websiteId = freshWebsiteId();
 });
-afterEach(async () => {
-  fixtureCleanup();
-  if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(0);
-  restore();
-  vi.useRealTimers();
-});
-async function settle(el?: LiveVisitors, ms = 0) {
-  await vi.advanceTimersByTimeAsync(ms);
-  await el?.updateComplete;
-}
+afterEach(() => closePage(restore));
 async function widget(attributes = ''): Promise<LiveVisitors> {
   const host = await fixture<HTMLElement>(
     `<div><live-visitors website-id="${websiteId}" api-base="https://a.example" ${attributes}></live-visitors><p id="other"></p></div>`,

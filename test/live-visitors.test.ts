@@ -1,10 +1,11 @@
-import { expect as chaiExpect, fixture, fixtureCleanup, html } from '@open-wc/testing';
+import { expect as chaiExpect, fixture, html } from '@open-wc/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../src/define.js';
 import type { LiveVisitorsErrorDetail, LiveVisitorsUpdateDetail } from '../src/events.js';
 import type { LiveVisitors } from '../src/live-visitors.js';
 import { setEnvironment } from '../src/realtime/environment.js';
 import { activeFeedCount } from '../src/realtime/feed.js';
+import { closePage, mountWidget, settle } from './support/element-page.js';
 import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
 import { FakeService } from './support/fake-service.js';
 import { languageLoaded } from './support/languages.js';
@@ -26,26 +27,9 @@ beforeEach(() => {
   websiteId = freshWebsiteId();
 });
 
-afterEach(async () => {
-  fixtureCleanup();
-  if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(0);
-  restoreEnvironment();
-  vi.useRealTimers();
-});
+afterEach(() => closePage(restoreEnvironment));
 
-async function settle(el?: LiveVisitors, ms = 0) {
-  await vi.advanceTimersByTimeAsync(ms);
-  await el?.updateComplete;
-}
-
-async function widget(attributes = '', id = websiteId): Promise<LiveVisitors> {
-  const host = await fixture<HTMLElement>(
-    `<div><live-visitors website-id="${id}" api-base="https://a.example" ${attributes}></live-visitors></div>`,
-  );
-  const el = host.querySelector('live-visitors')!;
-  await settle(el);
-  return el;
-}
+const widget = (attributes = '', id = websiteId) => mountWidget(id, attributes);
 
 const shownText = (el: LiveVisitors) => el.shadowRoot!.querySelector('[part="text"]')?.textContent ?? null;
 const showsFallback = (el: LiveVisitors) => el.shadowRoot!.querySelector('slot[name="fallback"]') !== null;

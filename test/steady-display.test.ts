@@ -1,9 +1,10 @@
-import { fixture, fixtureCleanup } from '@open-wc/testing';
+import { fixture } from '@open-wc/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../src/define.js';
 import type { LiveVisitors } from '../src/live-visitors.js';
 import { setEnvironment } from '../src/realtime/environment.js';
 import { STEADY_HOLD_MS, SteadyDisplay } from '../src/steady-display.js';
+import { closePage } from './support/element-page.js';
 import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
 import { FakeService } from './support/fake-service.js';
 
@@ -139,12 +140,7 @@ describe('<live-visitors> around min', () => {
     websiteId = freshWebsiteId();
   });
 
-  afterEach(async () => {
-    fixtureCleanup();
-    if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(0);
-    restoreEnvironment();
-    vi.useRealTimers();
-  });
+  afterEach(() => closePage(restoreEnvironment));
 
   async function settle(el: LiveVisitors, ms = 0) {
     await vi.advanceTimersByTimeAsync(ms);
