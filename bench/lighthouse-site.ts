@@ -1,10 +1,11 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { serve } from 'srvx';
 import { createEmulator } from '../emulator/src/index.js';
 import { findChromium } from '../test/browser/support/chromium.js';
+import { readmeSnippet } from '../test/support/readme-snippet.js';
 
 /** The pages Lighthouse audits: the demo's script-tag page, and a heavier, realistic product page. */
 export type PageName = 'demo/script-tag.html' | 'bench/product-page';
@@ -13,24 +14,26 @@ export const PAGES: PageName[] = ['demo/script-tag.html', 'bench/product-page'];
 /** A realistic answer time for the service across the internet: the count cannot sneak in before the first paint. */
 export const API_LATENCY_MS = 250;
 const CROWD = 40;
-const SCRIPT_TAG = /\s*<script type="module"[^>]*src="\/live-visitors\.js"[^>]*><\/script>/;
+/** The snippet's script, wherever it is in a page (the demo's copy carries `vite-ignore` for `npm start`). */
+const SCRIPT_TAG = /\s*<script type="module"( vite-ignore)?>[^<]*import\('\/live-visitors\.js'\)[^<]*<\/script>/;
 const ELEMENT = /\s*<live-visitors\b[^>]*>[\s\S]*?<\/live-visitors>/;
 
-/** The README's snippet, as the bench's product page carries it (the demo page has its own copy). */
-export const SNIPPET_SCRIPT = '<script type="module" fetchpriority="low" src="/live-visitors.js"></script>';
-const SNIPPET_ELEMENT =
-  '<live-visitors website-id="demo-shop" token="demo-token" style="display: block; min-height: 1.5em"></live-visitors>';
-
-/** The page with the widget, and the same page without its script and element. */
-async function pageVariants(page: PageName): Promise<{ with: string; without: string }> {
-  const withWidget =
+/** The page with the widget (asking the service at `apiBase`), and the same page without its script and element. */
+async function pageVariants(page: PageName, apiBase: string): Promise<{ with: string; without: string }> {
+  // The README's snippet; the demo page has its own copy, which a test keeps equal to it.
+  const snippet = readmeSnippet('/live-visitors.js');
+  const withWidget = (
     page === 'bench/product-page'
       ? (await readFile(resolve('bench/product-page/index.html'), 'utf8'))
-          .replace('<!--widget-script-->', SNIPPET_SCRIPT)
-          .replace('<!--widget-->', SNIPPET_ELEMENT)
-      : await readFile(resolve(page), 'utf8');
+          .replace('<!--widget-script-->', snippet.script)
+          .replace(
+            '<!--widget-->',
+            `<live-visitors website-id="demo-shop" token="demo-token" style="${snippet.elementStyle}"></live-visitors>`,
+          )
+      : await readFile(resolve(page), 'utf8')
+  ).replace('<live-visitors ', `<live-visitors api-base="${apiBase}" `);
   const without = withWidget.replace(SCRIPT_TAG, '').replace(ELEMENT, '');
-  if (without.includes('/live-visitors.js"') || without.includes('<live-visitors')) {
+  if (without.includes("import('/live-visitors.js')") || without.includes('<live-visitors')) {
     throw new Error(`${page} changed: the copy without the widget still has its script or element.`);
   }
   return { with: withWidget, without };
@@ -79,16 +82,23 @@ async function heroImage(): Promise<Buffer> {
 
 interface SiteFile {
   body: Buffer;
+  /** Text files, compressed once when the site starts: a CDN has them ready, and the time to compress
+   * would count as the server's answer time, which Lighthouse's simulation charges to every request. */
+  brotli: Buffer | null;
   type: string;
+}
+
+function siteFile(body: Buffer, type: string): SiteFile {
+  const text = /^(text\/|application\/json|font\/ttf)/.test(type);
+  return { body, type, brotli: text ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }) : null };
 }
 
 /** Text files go out brotli-compressed when the browser accepts it, as a CDN serves them. */
 function respond(file: SiteFile, acceptEncoding: string): Response {
-  const text = /^(text\/|application\/json|font\/ttf)/.test(file.type);
   const headers: Record<string, string> = { 'content-type': file.type, 'cache-control': 'no-cache' };
-  if (text && acceptEncoding.includes('br')) {
+  if (file.brotli && acceptEncoding.includes('br')) {
     headers['content-encoding'] = 'br';
-    return new Response(new Uint8Array(brotliCompressSync(file.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })), { headers });
+    return new Response(new Uint8Array(file.brotli), { headers });
   }
   return new Response(new Uint8Array(file.body), { headers });
 }
@@ -99,47 +109,62 @@ export interface LighthouseSite {
 }
 
 /**
- * Serves both variants of every page, the built bundle with its language files, the product
- * page's assets, and the emulated service answering after `API_LATENCY_MS`. A new site (a new
- * port, so a new origin) for each audit: nothing the last run stored in localStorage or
- * IndexedDB can make the next one warm.
+ * Serves both variants of every page, the built bundle, its loader and its language files, and
+ * the product page's assets; the emulated service answers from an origin of its own, after
+ * `API_LATENCY_MS`, as a shop's analytics service does. (On the page's origin its slowness would
+ * also be charged to the page: Lighthouse's simulation estimates one server response time per
+ * origin, the median over that origin's requests, HTML included.) A new site (new ports, so new
+ * origins) for each audit: nothing the last run stored in localStorage or IndexedDB can make
+ * the next one warm.
  */
 export async function startLighthouseSite(): Promise<LighthouseSite> {
-  const files = new Map<string, SiteFile>();
-  const put = (path: string, body: string | Buffer, type: string) => files.set(path, { body: Buffer.from(body), type });
-  for (const page of PAGES) {
-    const variants = await pageVariants(page);
-    put(`/${page}/with-widget.html`, variants.with, 'text/html; charset=utf-8');
-    put(`/${page}/without-widget.html`, variants.without, 'text/html; charset=utf-8');
-  }
-  put('/live-visitors.js', await readFile(resolve('dist/live-visitors.js')), 'text/javascript; charset=utf-8');
-  put('/shop.js', await readFile(resolve('bench/product-page/shop.js')), 'text/javascript; charset=utf-8');
-  put('/hero.jpg', await heroImage(), 'image/jpeg');
-  put('/fonts/shop-sans.ttf', await readFile('/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf'), 'font/ttf');
-
   const emulator = createEmulator({ simulate: CROWD });
-  const server = serve({
+  const service = serve({
     port: 0,
     hostname: '127.0.0.1',
     silent: true,
     gracefulShutdown: false,
     async fetch(request) {
-      const { pathname } = new URL(request.url);
-      if (pathname.startsWith('/api/')) {
-        await new Promise((resolve) => setTimeout(resolve, API_LATENCY_MS));
-        return emulator.handler(request);
-      }
-      const file = files.get(pathname);
+      await new Promise((resolve) => setTimeout(resolve, API_LATENCY_MS));
+      return emulator.handler(request);
+    },
+  });
+  await service.ready();
+
+  const files = new Map<string, SiteFile>();
+  const put = (path: string, body: string | Buffer, type: string) => files.set(path, siteFile(Buffer.from(body), type));
+  for (const page of PAGES) {
+    const variants = await pageVariants(page, service.url!.replace(/\/$/, ''));
+    put(`/${page}/with-widget.html`, variants.with, 'text/html; charset=utf-8');
+    put(`/${page}/without-widget.html`, variants.without, 'text/html; charset=utf-8');
+  }
+  for (const script of [
+    'live-visitors.js',
+    ...(await readdir(resolve('dist/locales'))).filter((file) => file.endsWith('.js')).map((file) => `locales/${file}`),
+  ]) {
+    put(`/${script}`, await readFile(resolve('dist', script)), 'text/javascript; charset=utf-8');
+  }
+  put('/shop.js', await readFile(resolve('bench/product-page/shop.js')), 'text/javascript; charset=utf-8');
+  put('/hero.jpg', await heroImage(), 'image/jpeg');
+  put('/fonts/shop-sans.ttf', await readFile('/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf'), 'font/ttf');
+
+  const site = serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    silent: true,
+    gracefulShutdown: false,
+    fetch(request) {
+      const file = files.get(new URL(request.url).pathname);
       if (!file) return new Response('Not found', { status: 404 });
       return respond(file, request.headers.get('accept-encoding') ?? '');
     },
   });
-  await server.ready();
+  await site.ready();
   return {
-    url: server.url!.replace(/\/$/, ''),
+    url: site.url!.replace(/\/$/, ''),
     close: async () => {
       emulator.dispose();
-      await server.close(true);
+      await Promise.all([site.close(true), service.close(true)]);
     },
   };
 }

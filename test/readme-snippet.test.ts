@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { recordKey } from '../src/realtime/storage.js';
+import { readmeSnippet } from './support/readme-snippet.js';
+
+const collapse = (html: string) => html.replace(/\s+/g, ' ').trim();
+
+describe("the README's snippet", () => {
+  it("is, word for word, the demo's script-tag page (there with vite-ignore, for npm start's dev server)", () => {
+    const demo = readFileSync(fileURLToPath(import.meta.url).replace(/test\/readme-snippet\.test\.ts$/, 'demo/script-tag.html'), 'utf8');
+    const { script, elementStyle } = readmeSnippet('/live-visitors.js');
+    expect(collapse(demo)).toContain(collapse(script.replace('<script type="module">', '<script type="module" vite-ignore>')));
+    expect(demo).toContain(`style="${elementStyle}"`);
+  });
+
+  it('looks for a stored count under the very prefix the feed stores it under', () => {
+    const { script } = readmeSnippet('/live-visitors.js');
+    const prefix = /startsWith\('([^']+)'\)/.exec(script)?.[1];
+    expect(prefix).toBeDefined();
+    expect(recordKey('https://analytics.example.com', 'shop-1').startsWith(prefix!)).toBe(true);
+    // The holdout's draw is stored too, but is no count: it must not make a visit look warm.
+    expect('live-visitors:holdout:shop-1'.startsWith(prefix!)).toBe(false);
+  });
+});
