@@ -1,18 +1,17 @@
-// Real Chromium: how soon a warm page load (a stored count) shows its sentence, in English (in
-// the bundle) and in German (a file beside it, fetched by the page), against the page's first paint.
-import type { Page } from 'playwright-core';
+// Real Chromium: how soon the sentence shows, against the page's first paint. Warm loads (a stored
+// count) in English (in the bundle) and in German (a file beside it, fetched by the page); and a
+// first visit, where the README's snippet waits for the page to load on purpose. Both ways of
+// loading: the README's snippet, and a plain script tag.
+import type { BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../test/browser/support/chromium.js';
 import { startCountingEmulator } from '../test/browser/support/counting-emulator.js';
 import { startStaticSite } from '../test/browser/support/static-site.js';
+import { readmeSnippet } from '../test/support/readme-snippet.js';
 import { printTable } from './table.js';
 
 const RUNS = 15;
-const LANGUAGES = [
-  ['en', 'in the bundle'],
-  ['de', 'on demand, locales/de.js'],
-] as const;
 
-/** Records, from the page's own clock, when the first contentful paint and the first sentence text happened. */
+/** Records, from the page's own clock, when the first sentence text showed. */
 const RECORD_FIRST_TEXT = `(() => {
   const seen = () => {
     const text = document.querySelector('live-visitors')?.shadowRoot?.querySelector('[part="text"]');
@@ -22,49 +21,91 @@ const RECORD_FIRST_TEXT = `(() => {
   requestAnimationFrame(look);
 })()`;
 
+const LOADERS = {
+  'README snippet': readmeSnippet('/live-visitors.js').script,
+  'script tag': '<script type="module" src="/live-visitors.js"></script>',
+};
+type Loader = keyof typeof LOADERS;
+
+const CASES: Array<{ visit: 'warm' | 'first visit'; lang: string; where: string; loader: Loader }> = [
+  { visit: 'warm', lang: 'en', where: 'in the bundle', loader: 'README snippet' },
+  { visit: 'warm', lang: 'en', where: 'in the bundle', loader: 'script tag' },
+  { visit: 'warm', lang: 'de', where: 'locales/de.js', loader: 'README snippet' },
+  { visit: 'warm', lang: 'de', where: 'locales/de.js', loader: 'script tag' },
+  { visit: 'first visit', lang: 'en', where: 'in the bundle', loader: 'README snippet' },
+  { visit: 'first visit', lang: 'en', where: 'in the bundle', loader: 'script tag' },
+];
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-async function firstText(page: Page): Promise<{ text: number; fcp: number }> {
+interface Sample {
+  text: number;
+  fcp: number;
+  load: number;
+}
+
+async function firstText(page: Page): Promise<Sample> {
   await page.waitForFunction(() => 'firstText' in window, undefined, { timeout: 10_000 });
   return page.evaluate(() => ({
     text: (window as unknown as { firstText: number }).firstText,
     fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+    load: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventStart,
   }));
 }
 
 export async function benchLanguagePaint(): Promise<void> {
   const [browser, site, service] = await Promise.all([launchChromium(), startStaticSite(), startCountingEmulator()]);
+  const newContext = async (): Promise<BrowserContext> => {
+    const context = await browser.newContext();
+    await context.addInitScript(RECORD_FIRST_TEXT);
+    return context;
+  };
   try {
     service.setVisitors('demo-shop', 23);
     const rows = [];
-    for (const [lang, where] of LANGUAGES) {
+    for (const { visit, lang, where, loader } of CASES) {
+      const path = `/${lang}-${loader.replace(' ', '-')}.html`;
       site.put(
-        `/${lang}.html`,
+        path,
         `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">
-        <script type="module" async src="/live-visitors.js"></script></head>
-        <body><p>Offer: <live-visitors website-id="demo-shop" token="demo-token" api-base="${service.url}"></live-visitors></p></body></html>`,
+        ${LOADERS[loader]}</head>
+        <body><p>Offer:</p><live-visitors website-id="demo-shop" token="demo-token" api-base="${service.url}"></live-visitors></body></html>`,
       );
-      const context = await browser.newContext();
-      await context.addInitScript(RECORD_FIRST_TEXT);
-      const page = await context.newPage();
-      // The first load stores the count; every later one within the interval is warm.
-      await page.goto(`${site.url}/${lang}.html`);
-      await firstText(page);
-      const samples: Array<{ text: number; fcp: number }> = [];
-      for (let run = 0; run < RUNS; run += 1) {
-        await page.reload();
-        samples.push(await firstText(page));
+      const samples: Sample[] = [];
+      if (visit === 'warm') {
+        const context = await newContext();
+        const page = await context.newPage();
+        // The first load stores the count; every later one within the interval is warm.
+        await page.goto(`${site.url}${path}`);
+        await firstText(page);
+        for (let run = 0; run < RUNS; run += 1) {
+          await page.reload();
+          samples.push(await firstText(page));
+        }
+        await context.close();
+      } else {
+        for (let run = 0; run < RUNS; run += 1) {
+          const context = await newContext();
+          const page = await context.newPage();
+          await page.goto(`${site.url}${path}`);
+          samples.push(await firstText(page));
+          await context.close();
+        }
       }
-      await context.close();
-      const text = median(samples.map((sample) => sample.text));
-      const afterFcp = median(samples.map((sample) => sample.text - sample.fcp));
+      const after = (key: 'fcp' | 'load') => `${median(samples.map((sample) => sample.text - sample[key])).toFixed(1)} ms`;
       rows.push({
+        visit,
         language: `${lang} (${where})`,
-        'first text': `${text.toFixed(1)} ms`,
-        'after first paint': `${afterFcp.toFixed(1)} ms`,
+        loaded: loader,
+        'first text': `${median(samples.map((sample) => sample.text)).toFixed(1)} ms`,
+        'after first paint': after('fcp'),
+        'after load event': after('load'),
       });
     }
-    printTable(`Time to first text on a warm load (stored count), real Chromium, loopback, median of ${RUNS} reloads`, rows);
+    printTable(
+      `Time to first text, real Chromium, loopback, service answering at once, median of ${RUNS} loads (a warm load has a stored count)`,
+      rows,
+    );
   } finally {
     await Promise.all([browser.close(), site.close(), service.close()]);
   }
