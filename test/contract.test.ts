@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorKindForStatus, type RealtimeErrorKind } from '../src/contract/errors.js';
 import { readWebsiteIdParameter, realtimeUrl } from '../src/contract/request.js';
-import { retryAfterSeconds } from '../src/contract/retry-after.js';
+import { parseRetryAfter, retryAfterDelay, retryAfterSeconds } from '../src/contract/retry-after.js';
 import { REDACTED, redact, serviceMessage } from '../src/contract/service-message.js';
 
 /** The wire contract the element's client, the emulator and the relay share. */
@@ -52,6 +52,36 @@ describe('Retry-After to send', () => {
     [90_000, 90],
   ])('%i ms ahead is %i s', (aheadMs, seconds) => {
     expect(retryAfterSeconds(10_000 + aheadMs, 10_000)).toBe(seconds);
+  });
+});
+
+describe('Retry-After received', () => {
+  const headers = (init: Record<string, string>) => new Headers(init);
+
+  it('delay-seconds, in both readers', () => {
+    expect(retryAfterDelay(headers({ 'retry-after': ' 120 ' }))).toBe(120_000);
+    expect(parseRetryAfter(headers({ 'retry-after': '120' }), 0)).toBe(120_000);
+  });
+
+  it("an HTTP date (the relay's reader only), against the server's Date header, not the device clock", () => {
+    const sent = headers({ date: 'Wed, 21 Oct 2015 07:28:00 GMT', 'retry-after': 'Wed, 21 Oct 2015 07:30:00 GMT' });
+    // The device clock is years off: only the server's own clock gives the right wait.
+    expect(parseRetryAfter(sent, Date.UTC(2031, 0, 1))).toBe(120_000);
+    expect(retryAfterDelay(sent)).toBeNull();
+  });
+
+  it('an HTTP date against the device clock when there is no Date header', () => {
+    expect(parseRetryAfter(headers({ 'retry-after': 'Wed, 21 Oct 2015 07:30:00 GMT' }), Date.UTC(2015, 9, 21, 7, 29, 0))).toBe(60_000);
+  });
+
+  it('never a negative wait for a date in the past', () => {
+    expect(parseRetryAfter(headers({ date: 'Wed, 21 Oct 2015 07:28:00 GMT', 'retry-after': 'Wed, 21 Oct 2015 07:00:00 GMT' }), 0)).toBe(0);
+  });
+
+  // Date.parse would read "-5" or "1.5" as dates in 2001, and the wait would drop to nothing.
+  it.each(['', 'soon', '-5', '1.5', '-5 GMT', '1.5 GMT'])('none for %j', (value) => {
+    expect(parseRetryAfter(headers({ 'retry-after': value }), 0)).toBeNull();
+    expect(retryAfterDelay(headers({ 'retry-after': value }))).toBeNull();
   });
 });
 

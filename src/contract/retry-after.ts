@@ -1,8 +1,15 @@
+/** `Retry-After` as delay-seconds (the form the relay sends), in ms; null for anything else. */
+export function retryAfterDelay(headers: Headers): number | null {
+  const value = headers.get('retry-after')?.trim();
+  return value && /^\d+$/.test(value) ? Number(value) * 1000 : null;
+}
+
 /** `Retry-After` as delay-seconds or an HTTP date (read against the server's own `Date` if sent), in ms. */
 export function parseRetryAfter(headers: Headers, now: number): number | null {
+  const delay = retryAfterDelay(headers);
+  if (delay !== null) return delay;
   const value = headers.get('retry-after')?.trim();
   if (!value) return null;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
   // Only an HTTP date ("Wed, 21 Oct 2026 07:28:00 GMT"): Date.parse also reads "-5 GMT" as a date.
   const at = /^[A-Z][a-z]{2}, \d.* GMT$/.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(at)) return null;

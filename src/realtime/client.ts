@@ -1,7 +1,7 @@
 import { errorKindForStatus, isConfigurationError } from '../contract/errors.js';
 import { parseReport, type RealtimeReport } from '../contract/report.js';
 import { realtimeUrl } from '../contract/request.js';
-import { parseRetryAfter } from '../contract/retry-after.js';
+import { retryAfterDelay } from '../contract/retry-after.js';
 import { serviceMessage } from '../contract/service-message.js';
 import { DEV_MODE } from '../dev-mode.js';
 import { type Environment, environment } from './environment.js';
@@ -68,7 +68,7 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
       throw signal?.aborted ? cause : transportError(timedOut ? 'timeout' : 'network', url, timeoutMs);
     }
     const { status, headers } = response;
-    if (!response.ok) throw statusError(response, body, url, request, env.now());
+    if (!response.ok) throw statusError(response, body, url, request);
 
     let json: unknown;
     try {
@@ -107,7 +107,7 @@ function invalid(url: string, reason: string, status: number): RealtimeError {
 }
 
 /** Status → error kind (the contract's), with the service's own words (token redacted) and the fix. */
-function statusError(response: Response, body: string, url: string, request: RealtimeRequest, now: number): RealtimeError {
+function statusError(response: Response, body: string, url: string, request: RealtimeRequest): RealtimeError {
   const { status, headers } = response;
   const kind = errorKindForStatus(status);
   // The service's own words (token redacted) only in the development build: production keeps
@@ -137,6 +137,6 @@ function statusError(response: Response, body: string, url: string, request: Rea
     status,
     message: `${status}${said ? ` "${said}"` : ''} from ${url}: ${advice}`,
     // Any status may carry one (503 too); the back-off honours it for 429s only.
-    retryAfterMs: parseRetryAfter(headers, now),
+    retryAfterMs: retryAfterDelay(headers),
   });
 }
