@@ -1,7 +1,4 @@
-import { type Environment, withStorage } from './environment.js';
-
-/** How long a tab without Web Locks may hold its storage claim (a request times out before). */
-const CLAIM_MS = 15_000;
+import type { Environment } from './environment.js';
 
 /**
  * Runs `task` unless another tab of this browser is running a task under the same name right
@@ -12,9 +9,11 @@ const CLAIM_MS = 15_000;
  * lock, and Chromium hands localStorage writes between tab processes on asynchronously, so it
  * could read the old record and ask again.
  *
- * Uses the Web Locks API; where it is missing or refused, a claim written to localStorage
- * (weaker: two tabs can race within a few milliseconds, which costs one extra request, never a
- * wrong count).
+ * Uses the Web Locks API, which every browser Lit 3 supports has. Where it is missing (Safari
+ * before 15.4, Firefox before 96) or refused (opaque-origin frames throw SecurityError, and refuse
+ * localStorage too), the task just runs: tabs still share the stored answer, but each may ask
+ * once an interval while another tab's request is in flight. More requests, never a wrong count.
+ * (A claim in localStorage covered the old browsers for 64 B gzip of every shopper's download.)
  */
 export async function exclusively(env: Environment, name: string, task: () => Promise<void>): Promise<boolean> {
   const locks = env.locks();
@@ -28,18 +27,10 @@ export async function exclusively(env: Environment, name: string, task: () => Pr
         return true;
       });
     } catch (error) {
-      // Refused before it ran (sandboxed or opaque-origin frames throw SecurityError): use the claim.
+      // Refused before it ran: run it without.
       if (ran) throw error;
     }
   }
-  // Without storage (or with a full one) there is no claim: the task runs, the count stays right.
-  const claimKey = `${name}#claim`;
-  if (Number(withStorage(env, (storage) => storage.getItem(claimKey))) > env.now()) return false;
-  withStorage(env, (storage) => storage.setItem(claimKey, String(env.now() + CLAIM_MS)));
-  try {
-    await task();
-  } finally {
-    withStorage(env, (storage) => storage.removeItem(claimKey));
-  }
+  await task();
   return true;
 }
