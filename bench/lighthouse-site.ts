@@ -14,8 +14,8 @@ export const PAGES: PageName[] = ['demo/script-tag.html', 'bench/product-page'];
 /** A realistic answer time for the service across the internet: the count cannot sneak in before the first paint. */
 export const API_LATENCY_MS = 250;
 const CROWD = 40;
-/** The snippet's script, wherever it is in a page. */
-const SCRIPT_TAG = /\s*<script>[^<]*import\('\/live-visitors\.js'\)[^<]*<\/script>/;
+/** The snippet's script, wherever it is in a page (the demo's copy carries `vite-ignore` for `npm start`). */
+const SCRIPT_TAG = /\s*<script type="module"( vite-ignore)?>[^<]*import\('\/live-visitors\.js'\)[^<]*<\/script>/;
 const ELEMENT = /\s*<live-visitors\b[^>]*>[\s\S]*?<\/live-visitors>/;
 
 /** The page with the widget (asking the service at `apiBase`), and the same page without its script and element. */

@@ -85,10 +85,6 @@ export class VisitorFeed {
     return this.#snapshot;
   }
 
-  get isRunning(): boolean {
-    return this.#running;
-  }
-
   /** The shortest interval any subscriber asked for. */
   get intervalMs(): number {
     return Math.min(...this.#listeners.values());
