@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
+import { README_SCRIPT_URL, readmeSnippet } from '../test/support/readme-snippet.js';
 import { FEATURES, gzipWithout } from './feature-cost.js';
 import { kilobytes, printTable, ratio } from './table.js';
 
@@ -50,6 +51,11 @@ export async function benchSize(): Promise<void> {
     row('dist/live-visitors.js', ours),
     {
       ...row('ours above the floor', { raw: ours.raw - floor.raw, gzip: ours.gzip - floor.gzip, brotli: ours.brotli - floor.brotli }),
+      'gzip vs floor': '',
+    },
+    // What every page carries: the few inline lines that fetch the bundle when the page allows.
+    {
+      ...row("the README's snippet, inline in each page", compressed(Buffer.from(readmeSnippet(README_SCRIPT_URL).script))),
       'gzip vs floor': '',
     },
   ]);
