@@ -59,7 +59,7 @@ export class ImpressionWatch implements ReactiveController {
   }
 
   #stopClock(): void {
-    if (this.#timer !== null) environment().clearTimeout(this.#timer);
+    environment().clearTimeout(this.#timer);
     this.#timer = null;
   }
 }

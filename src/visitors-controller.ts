@@ -135,7 +135,7 @@ export class VisitorsController implements ReactiveController {
   }
 
   #clearExpiry(): void {
-    if (this.#expiryTimer !== null) environment().clearTimeout(this.#expiryTimer);
+    environment().clearTimeout(this.#expiryTimer);
     this.#expiryTimer = null;
   }
 }

@@ -12,6 +12,7 @@ export interface Environment {
   /** A number in [0, 1), for jitter. */
   random(): number;
   setTimeout(callback: () => void, ms: number): unknown;
+  /** Cancels a `setTimeout`; `null` (no timer) is a no-op, as the browser's own `clearTimeout` treats it. */
   clearTimeout(handle: unknown): void;
   /** The page is shown to the user (a hidden tab sends no request). */
   isVisible(): boolean;

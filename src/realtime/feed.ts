@@ -186,7 +186,7 @@ export class VisitorFeed {
   }
 
   #clearTimer(): void {
-    if (this.#timer !== null) this.#env.clearTimeout(this.#timer);
+    this.#env.clearTimeout(this.#timer);
     this.#timer = null;
   }
 
