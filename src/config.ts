@@ -1,4 +1,5 @@
 import { DEV_MODE } from './dev-mode.js';
+import { finiteOr } from './finite.js';
 import type { FeedKey } from './realtime/feed.js';
 
 export const DEFAULT_INTERVAL_SECONDS = 60;
@@ -86,11 +87,6 @@ export function resolveApiBase(value: string | null | undefined, pageUrl: string
 function currentPageUrl(): string | undefined {
   // `globalThis.location`: a bare `location` would throw on a server.
   return globalThis.location?.href;
-}
-
-function finiteOr(value: number | null | undefined, fallback: number): number {
-  // `Number.isFinite` is false for anything but a number (null too), unlike the global `isFinite`.
-  return Number.isFinite(value) ? value! : fallback;
 }
 
 function clamp(value: number, low: number, high: number): number {

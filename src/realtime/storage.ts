@@ -1,5 +1,6 @@
 import type { RealtimeErrorKind } from '../contract/errors.js';
 import { parseReport, type RealtimeReport } from '../contract/report.js';
+import { finiteOr } from '../finite.js';
 import { type Environment, withStorage } from './environment.js';
 
 /** A failure as remembered (and shared with other tabs): what the element needs to show it. */
@@ -57,13 +58,13 @@ function parseRecord(text: string, websiteId: string): FeedRecord | null {
     // Not JSON, or JSON `null` (whose `.report` throws): no record.
     const record = JSON.parse(text) as Record<string, unknown>;
     const report = record.report === null ? null : parseReport(record.report, websiteId);
-    const fetchedAt = finiteOrNull(record.fetchedAt);
+    const fetchedAt = finiteOr(record.fetchedAt, null);
     if (typeof report === 'string' || (report && fetchedAt === null)) return null;
     return {
       report,
       fetchedAt,
-      attemptedAt: finiteOrNull(record.attemptedAt),
-      retryAt: finiteOrNull(record.retryAt),
+      attemptedAt: finiteOr(record.attemptedAt, null),
+      retryAt: finiteOr(record.retryAt, null),
       // Junk counts as no failure; an absurd count only makes the backoff hit its cap.
       failures: Math.max(0, Number(record.failures) | 0),
       failure: parseFailure(record.failure),
@@ -73,10 +74,6 @@ function parseRecord(text: string, websiteId: string): FeedRecord | null {
   }
 }
 
-function finiteOrNull(value: unknown): number | null {
-  return Number.isFinite(value) ? (value as number) : null;
-}
-
 /** The kinds a record may hold (a 401's never is). Only strings are in it, so `has` checks the type too. */
 const KINDS = new Set<unknown>(['bad-request', 'not-found', 'rate-limited', 'server', 'network', 'timeout', 'invalid-response']);
 
@@ -84,5 +81,5 @@ function parseFailure(value: unknown): FeedFailure | null {
   if (typeof value !== 'object' || value === null) return null;
   const { kind, status, message } = value as Record<string, unknown>;
   if (!KINDS.has(kind) || typeof message !== 'string') return null;
-  return { kind: kind as RealtimeErrorKind, status: finiteOrNull(status), message };
+  return { kind: kind as RealtimeErrorKind, status: finiteOr(status, null), message };
 }
