@@ -22,7 +22,7 @@ afterEach(() => {
 
 const elapse = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 function watch(tab: FakeTab, intervalMs = MINUTE) {
-  const feed = new VisitorFeed(key, tab.env);
+  const feed = new VisitorFeed(key, tab.env, () => {});
   const seen: FeedSnapshot[] = [];
   const unsubscribe = feed.subscribe((snapshot) => seen.push(snapshot), intervalMs);
   return {

@@ -27,7 +27,7 @@ afterEach(() => {
 
 /** Subscribes `count` listeners in `tab`; returns the latest snapshot seen and the unsubscribers. */
 function watch(tab: FakeTab, { count = 1, intervalMs = MINUTE } = {}) {
-  const feed = new VisitorFeed(key, tab.env);
+  const feed = new VisitorFeed(key, tab.env, () => {});
   const seen: FeedSnapshot[] = [];
   const unsubscribers = Array.from({ length: count }, () => feed.subscribe((snapshot) => seen.push(snapshot), intervalMs));
   return {
@@ -55,7 +55,7 @@ describe('one request per interval', () => {
 
   it('uses the shortest interval asked for by any subscriber', async () => {
     const tab = browser.openTab();
-    const feed = new VisitorFeed(key, tab.env);
+    const feed = new VisitorFeed(key, tab.env, () => {});
     feed.subscribe(() => {}, 2 * MINUTE);
     feed.subscribe(() => {}, 30_000);
     await elapse(5 * MINUTE - 1);
@@ -130,7 +130,7 @@ describe('persistence across page loads', () => {
     ],
   ])('ignores %s found in storage and asks the service', async (_, stored) => {
     const tab = browser.openTab();
-    const probe = new VisitorFeed(key, tab.env);
+    const probe = new VisitorFeed(key, tab.env, () => {});
     probe.subscribe(() => {}, MINUTE)();
     await elapse(0);
     const storageKey = browser.storage.key(0)!;
@@ -188,7 +188,7 @@ describe('across tabs', () => {
     alone.reply = service.reply;
     const soloBrowser = new FakeBrowser(alone);
     key = { ...key, websiteId: freshWebsiteId() };
-    const solo = new VisitorFeed(key, soloBrowser.openTab().env);
+    const solo = new VisitorFeed(key, soloBrowser.openTab().env, () => {});
     solo.subscribe(() => {}, MINUTE);
     await elapse(HOUR);
     expect(withThreeTabs).toBeLessThanOrEqual(alone.requests.length + 1);
@@ -415,7 +415,7 @@ describe('lifecycle', () => {
 
   it('a subscriber leaving and another arriving in the same task does not restart the feed', async () => {
     const tab = browser.openTab();
-    const feed = new VisitorFeed(key, tab.env);
+    const feed = new VisitorFeed(key, tab.env, () => {});
     const leave = feed.subscribe(() => {}, MINUTE);
     await elapse(0);
     leave();
@@ -453,14 +453,14 @@ describe('lifecycle', () => {
     expect(calls).toBe(2);
     expect(seen.at(-1)?.report?.currentVisitors).toBe(5);
     // Nor was it saved behind the subscribers' backs.
-    const reader = new VisitorFeed(key, tab.env);
+    const reader = new VisitorFeed(key, tab.env, () => {});
     reader.subscribe((snapshot) => seen.push(snapshot), MINUTE);
     expect(seen.at(-1)?.report?.currentVisitors).toBe(5);
   });
 
   it('thousands of subscribe/unsubscribe cycles leave nothing behind', async () => {
     const tab = browser.openTab();
-    const feed = new VisitorFeed(key, tab.env);
+    const feed = new VisitorFeed(key, tab.env, () => {});
     for (let cycle = 0; cycle < 5000; cycle += 1) {
       const unsubscribe = feed.subscribe(() => {}, MINUTE);
       unsubscribe();

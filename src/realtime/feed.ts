@@ -54,6 +54,7 @@ export class VisitorFeed {
   /** Where the record is shared with the other tabs. */
   readonly #storageKey: string;
   readonly #listeners = new Map<FeedListener, number>();
+  /** Called when the last subscriber has left (`feedFor` then forgets the feed). */
   readonly #onStop: () => void;
   #record: FeedRecord = EMPTY_RECORD;
   #fatal: FeedFailure | null = null;
@@ -68,7 +69,7 @@ export class VisitorFeed {
   #unlisten: Array<() => void> = [];
   #snapshot: FeedSnapshot | null = null;
 
-  constructor(key: FeedKey, env: Environment, onStop: () => void = () => {}) {
+  constructor(key: FeedKey, env: Environment, onStop: () => void) {
     this.#key = key;
     this.#env = env;
     this.#storageKey = recordKey(key.apiBase, key.websiteId);
