@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { browserEnvironment as env, environment, setEnvironment } from '../src/realtime/environment.js';
+import { browserEnvironment as env, environment, setEnvironment, withStorage } from '../src/realtime/environment.js';
 
 describe('the browser environment', () => {
   it('reports visibility changes until unsubscribed', () => {
@@ -40,11 +40,11 @@ describe('the browser environment', () => {
   });
 
   it('gives no storage where reading localStorage throws (blocked by the browser)', () => {
-    expect(env.storage()).toBe(window.localStorage);
+    expect(withStorage(env, (storage) => storage)).toBe(window.localStorage);
     vi.spyOn(window, 'localStorage', 'get').mockImplementation(() => {
       throw new DOMException('denied', 'SecurityError');
     });
-    expect(env.storage()).toBeUndefined();
+    expect(withStorage(env, (storage) => storage)).toBeUndefined();
   });
 
   it('looks globals up when called, so fakes installed later are used', async () => {

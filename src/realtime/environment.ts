@@ -26,7 +26,10 @@ export interface Environment {
   onConnectivityChange(listener: (online: boolean) => void): () => void;
   /** Calls back when another tab writes `localStorage`; returns the unsubscribe function. */
   onStorage(listener: (key: string | null) => void): () => void;
-  /** Persistent storage shared by the tabs of one origin, when the browser lets us use it. */
+  /**
+   * Persistent storage shared by the tabs of one origin, if any. Throws where the browser refuses
+   * it: read it through `withStorage`, which catches that.
+   */
   storage(): Storage | undefined;
   /** The Web Locks API, when the browser has it. */
   locks(): LockManager | undefined;
@@ -60,14 +63,9 @@ export const browserEnvironment: Environment = {
   onVisibilityChange: (listener) => listen(globalThis.document, ['visibilitychange'], listener),
   onConnectivityChange: (listener) => listen(globalThis.window, ['online', 'offline'], (event) => listener(event.type === 'online')),
   onStorage: (listener) => listen(globalThis.window, ['storage'], (event) => listener((event as StorageEvent).key)),
-  storage() {
-    try {
-      // Reading the property itself throws where storage is blocked (sandboxed frames, some privacy modes).
-      return globalThis.window?.localStorage;
-    } catch {
-      return undefined;
-    }
-  },
+  // Reading the property itself throws where storage is blocked (sandboxed frames, some privacy
+  // modes): `withStorage` catches it with the other refusals, so there is no second try here.
+  storage: () => globalThis.window?.localStorage,
   locks: () => globalThis.navigator?.locks,
   onHalfVisible(element, listener) {
     if (typeof IntersectionObserver === 'undefined') return () => {};
