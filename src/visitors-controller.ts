@@ -58,13 +58,14 @@ export class VisitorsController implements ReactiveController {
     const { changesAt } = this.view;
     if (changesAt === null || !this.#host.isConnected) return;
     const env = environment();
+    // Just after the change; one already past is a negative delay, which setTimeout takes as 0.
     // No cap needed: max-age is at most 7 days, well within a timer's 2^31 - 1 ms.
     this.#expiryTimer = env.setTimeout(
       () => {
         this.#expiryTimer = null;
         this.#host.requestUpdate();
       },
-      Math.max(0, changesAt - env.now()) + 1,
+      changesAt - env.now() + 1,
     );
   }
 

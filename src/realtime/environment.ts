@@ -11,6 +11,7 @@ export interface Environment {
   now(): number;
   /** A number in [0, 1), for jitter. */
   random(): number;
+  /** Like the browser's: a delay below 0 counts as 0. */
   setTimeout(callback: () => void, ms: number): unknown;
   /** Cancels a `setTimeout`; `null` (no timer) is a no-op, as the browser's own `clearTimeout` treats it. */
   clearTimeout(handle: unknown): void;

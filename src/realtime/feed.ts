@@ -179,11 +179,11 @@ export class VisitorFeed {
   #schedule(): void {
     this.#clearTimer();
     if (!this.#running || this.#fatal || this.#inFlight || !this.#canAsk()) return;
-    const delay = Math.max(0, this.#dueAt() - this.#env.now());
+    // Overdue is a negative delay, which setTimeout takes as 0.
     this.#timer = this.#env.setTimeout(() => {
       this.#timer = null;
       void this.#poll(false);
-    }, delay);
+    }, this.#dueAt() - this.#env.now());
   }
 
   #clearTimer(): void {
