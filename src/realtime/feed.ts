@@ -149,8 +149,8 @@ export class VisitorFeed {
     this.#clearTimer();
     this.#inFlight?.abort();
     this.#inFlight = null;
+    // No need to empty the list: a stop only ever follows a start, which makes a new one.
     for (const unlisten of this.#unlisten) unlisten();
-    this.#unlisten = [];
     this.#onStop();
   }
 
