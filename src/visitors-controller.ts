@@ -24,11 +24,13 @@ export class VisitorsController implements ReactiveController {
   /** The feed (or configuration error) the element follows; what it announced belongs to it. */
   #followed?: string;
   #unsubscribe?: (() => void) | undefined;
-  #snapshot: FeedSnapshot | null = null;
+  // `!`: this and the fields marked so below belong to the followed feed, and `#follow` sets them
+  // afresh (every update runs it first), before anything reads them.
+  #snapshot!: FeedSnapshot | null;
   #expiryTimer: unknown = null;
-  #announcedFetchTime: number | null = null;
-  #announcedFailureAt: number | null = null;
-  #steady = new SteadyDisplay();
+  #announcedFetchTime!: number | null;
+  #announcedFailureAt!: number | null;
+  #steady!: SteadyDisplay;
 
   constructor(host: Host) {
     this.#host = host;
