@@ -33,7 +33,11 @@ export interface WidgetConfig {
 export type ConfigResult = { ok: true; config: WidgetConfig } | { ok: false; message: string };
 
 /** Turns attributes into a validated configuration, or a message naming the attribute to fix. */
-export function resolveConfig(attributes: WidgetAttributes, pageUrl = currentPageUrl()): ConfigResult {
+export function resolveConfig(
+  attributes: WidgetAttributes,
+  // `globalThis.location`: a bare `location` would throw on a server.
+  pageUrl: string | undefined = globalThis.location?.href,
+): ConfigResult {
   const websiteId = attributes.websiteId?.trim() ?? '';
   if (!websiteId) return fail(DEV_MODE ? "set website-id to your website's ID." : 'website-id');
 
@@ -82,11 +86,6 @@ export function resolveApiBase(value: string | null | undefined, pageUrl: string
   // A path resolves against this page, which may be a file: page.
   if (!/^https?:$/.test(url.protocol) || url.username || url.password) return null;
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-}
-
-function currentPageUrl(): string | undefined {
-  // `globalThis.location`: a bare `location` would throw on a server.
-  return globalThis.location?.href;
 }
 
 function clamp(value: number, low: number, high: number): number {
