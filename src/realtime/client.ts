@@ -68,7 +68,7 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
       throw signal?.aborted ? cause : transportError(timedOut ? 'timeout' : 'network', url, timeoutMs);
     }
     const { status, headers } = response;
-    if (!response.ok) throw statusError(response, body, url, request);
+    if (!response.ok) throw statusError(status, headers, url, body, request);
 
     let json: unknown;
     try {
@@ -106,9 +106,12 @@ function invalid(url: string, reason: string, status: number): RealtimeError {
   return new RealtimeError({ kind: 'invalid-response', status, message });
 }
 
-/** Status → error kind (the contract's), with the service's own words (token redacted) and the fix. */
-function statusError(response: Response, body: string, url: string, request: RealtimeRequest): RealtimeError {
-  const { status, headers } = response;
+/**
+ * Status → error kind (the contract's), with the service's own words (token redacted) and the fix.
+ * `body` and `request` come last: only the development build reads them, and the production
+ * build's minifier drops unused trailing arguments.
+ */
+function statusError(status: number, headers: Headers, url: string, body: string, request: RealtimeRequest): RealtimeError {
   const kind = errorKindForStatus(status);
   // The service's own words (token redacted) only in the development build: production keeps
   // the status, the URL and the attribute to fix, and leaves the redaction code out.
