@@ -335,9 +335,9 @@ export function feedFor(key: FeedKey): VisitorFeed {
   const id = feedId(key);
   let feed = feeds.get(id);
   if (!feed) {
-    feed = new VisitorFeed(key, environment(), () => {
-      if (feeds.get(id) === feed) feeds.delete(id);
-    });
+    // Forgotten for good when it stops: the elements take their feed from here each time, so no
+    // one starts a stopped feed again.
+    feed = new VisitorFeed(key, environment(), () => feeds.delete(id));
     feeds.set(id, feed);
   }
   return feed;
