@@ -41,12 +41,9 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
   const { apiBase, websiteId, token, signal, env = environment(), timeoutMs = REQUEST_TIMEOUT_MS } = request;
   const url = realtimeUrl(apiBase, websiteId);
 
+  // Aborted by the timer, or by our caller's signal.
   const attempt = new AbortController();
-  let timedOut = false;
-  const timer = env.setTimeout(() => {
-    timedOut = true;
-    attempt.abort();
-  }, timeoutMs);
+  const timer = env.setTimeout(() => attempt.abort(), timeoutMs);
   const forwardAbort = () => attempt.abort(signal?.reason);
   signal?.addEventListener('abort', forwardAbort);
   if (signal?.aborted) forwardAbort();
@@ -65,7 +62,8 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
       body = await response.text();
     } catch (cause) {
       // Our caller cancelled: not a failure of the service, so pass the abort through untouched.
-      throw signal?.aborted ? cause : transportError(timedOut ? 'timeout' : 'network', url, timeoutMs);
+      // Otherwise an aborted attempt is our timeout.
+      throw signal?.aborted ? cause : transportError(attempt.signal.aborted ? 'timeout' : 'network', url, timeoutMs);
     }
     const { status, headers } = response;
     if (!response.ok) throw statusError(status, headers, url, body, request);
