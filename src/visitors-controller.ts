@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
-import { type ConfigResult, resolveConfig, type WidgetAttributes } from './config.js';
+import { type ConfigResult, resolveConfig, type WidgetAttributes, type WidgetConfig } from './config.js';
 import { DEV_MODE } from './dev-mode.js';
 import { dispatch, type LiveVisitorsErrorDetail, type LiveVisitorsUpdateDetail } from './events.js';
 import { environment } from './realtime/environment.js';
@@ -20,7 +20,8 @@ export class VisitorsController implements ReactiveController {
   readonly #host: Host;
   /** What the element shows, as of its last update. */
   view: WidgetView = { ...UNAVAILABLE, shown: false };
-  #result?: ConfigResult;
+  /** The configuration of the last update, unless its attributes were invalid. */
+  #config?: WidgetConfig | undefined;
   /** The feed (or configuration error) the element follows; what it announced belongs to it. */
   #followed?: string;
   #unsubscribe?: (() => void) | undefined;
@@ -46,11 +47,11 @@ export class VisitorsController implements ReactiveController {
   }
 
   hostUpdate(): void {
-    const result = resolveConfig(this.#host);
-    this.#follow(result);
+    this.#follow(resolveConfig(this.#host));
     const view = this.#feedViewNow();
     const count = view.report?.currentVisitors ?? null;
-    this.view = { ...view, shown: this.#steady.shows(count, result.ok ? result.config.min : 1, environment().now()) };
+    // Invalid attributes show no count, so their `min` does not matter.
+    this.view = { ...view, shown: this.#steady.shows(count, this.#config?.min ?? 1, environment().now()) };
   }
 
   /** Wakes the element when its view changes by time alone. */
@@ -78,12 +79,12 @@ export class VisitorsController implements ReactiveController {
   }
 
   refresh(): void {
-    if (this.#result?.ok && this.#unsubscribe) feedFor(this.#result.config.key).refresh();
+    if (this.#config && this.#unsubscribe) feedFor(this.#config.key).refresh();
   }
 
   /** Points the element at a (new) configuration; keeps its subscription when nothing that matters changed. */
   #follow(result: ConfigResult): void {
-    this.#result = result;
+    this.#config = result.ok ? result.config : undefined;
     const followed = result.ok ? feedId(result.config.key) + result.config.intervalMs : `invalid:${result.message}`;
     if (followed === this.#followed) return;
     this.hostDisconnected();
@@ -100,14 +101,14 @@ export class VisitorsController implements ReactiveController {
   }
 
   #subscribe(): void {
-    const result = this.#result;
-    if (!result?.ok || this.#unsubscribe || !this.#host.isConnected) return;
-    this.#unsubscribe = feedFor(result.config.key).subscribe((snapshot) => this.#receive(snapshot), result.config.intervalMs);
+    const config = this.#config;
+    if (!config || this.#unsubscribe || !this.#host.isConnected) return;
+    this.#unsubscribe = feedFor(config.key).subscribe((snapshot) => this.#receive(snapshot), config.intervalMs);
   }
 
   #feedViewNow(): FeedView {
-    if (!this.#result?.ok) return UNAVAILABLE;
-    const { config } = this.#result;
+    const config = this.#config;
+    if (!config) return UNAVAILABLE;
     return feedView(this.#snapshot, environment().now(), config.maxAgeMs, config.intervalMs);
   }
 
