@@ -47,7 +47,8 @@ export interface BuiltInTexts {
 export function builtInTexts(locale: string, onLoad: () => void): BuiltInTexts | null {
   const key = textsKey(locale);
   let entry = cache.get(key);
-  if (!entry) {
+  // Only a language never asked for loads: a failed one is null, and stays English.
+  if (entry === undefined) {
     entry = loadLanguage(key)?.then(
       (module) => cache.set(key, module.default),
       () => cache.set(key, null),

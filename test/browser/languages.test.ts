@@ -48,13 +48,14 @@ function page(lang: string, { dir = '', elements = 1 } = {}): string {
   <body><main><h1>Shop</h1>${offers}</main></body></html>`;
 }
 
-/** Opens a page; requests for language files are counted, and held for `delayMs` first. */
-async function open(html: string, delayMs = 0): Promise<{ tab: Page; languageRequests: string[] }> {
+/** Opens a page; requests for language files are counted, and held for `delayMs` first (or answered 404). */
+async function open(html: string, delayMs: number | 'missing' = 0): Promise<{ tab: Page; languageRequests: string[] }> {
   const context = await browser.newContext({ viewport: { width: 900, height: 700 } });
   contexts.push(context);
   const languageRequests: string[] = [];
   await context.route('**/locales/*.js', async (route) => {
     languageRequests.push(new URL(route.request().url()).pathname);
+    if (delayMs === 'missing') return route.fulfill({ status: 404, body: 'Not found' });
     if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
     await route.continue();
   });
@@ -98,6 +99,20 @@ describe('a language beyond English', () => {
     await tab.reload();
     await expect.poll(() => shownText(tab.locator('live-visitors')), { timeout: 10_000 }).toMatch(/23/);
     expect(service.realtimeRequests).toBe(requestsBefore);
+  });
+
+  it('whose file is missing (a copy without locales/) shows English, marked lang="en", after one request', async () => {
+    const { tab, languageRequests } = await open(page('de', { elements: 2 }), 'missing');
+    const text = tab.locator('live-visitors').first().locator('[part="text"]');
+    await expect.poll(() => text.textContent(), { timeout: 10_000 }).toBe('23 people are browsing this shop right now');
+    expect(await text.getAttribute('lang')).toBe('en');
+    // A failed language stays failed for the page: no second request, whatever updates follow.
+    await tab
+      .locator('live-visitors')
+      .first()
+      .evaluate((element) => (element as HTMLElement & { refresh(): Promise<void> }).refresh());
+    await tab.waitForTimeout(300);
+    expect(languageRequests).toEqual(['/locales/de.js']);
   });
 });
 
