@@ -2,10 +2,8 @@ import { fixture } from '@open-wc/testing';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import '../src/define.js';
 import type { LiveVisitors } from '../src/live-visitors.js';
-import { setEnvironment } from '../src/realtime/environment.js';
-import { closePage, settle } from './support/element-page.js';
-import { FakeBrowser, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
-import { FakeService } from './support/fake-service.js';
+import { closePage, openElementPage, settle } from './support/element-page.js';
+import type { FakeService } from './support/fake-service.js';
 import { languageLoaded } from './support/languages.js';
 
 // Loaded before the fake clock: the German file is a real dynamic import.
@@ -18,10 +16,7 @@ let websiteId: string;
 let restoreEnvironment: () => void;
 
 beforeEach(() => {
-  useFakeClock();
-  service = new FakeService();
-  restoreEnvironment = setEnvironment(new FakeBrowser(service).openTab().env);
-  websiteId = freshWebsiteId();
+  ({ service, websiteId, restoreEnvironment } = openElementPage());
 });
 
 afterEach(() => closePage(restoreEnvironment));

@@ -3,9 +3,9 @@ import '../src/define.js';
 import type { LiveVisitors } from '../src/live-visitors.js';
 import { setEnvironment } from '../src/realtime/environment.js';
 import { activeFeedCount } from '../src/realtime/feed.js';
-import { closePage, mountWidget, settle } from './support/element-page.js';
-import { FakeBrowser, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
-import { FakeService } from './support/fake-service.js';
+import { closePage, mountWidget, openElementPage, settle } from './support/element-page.js';
+import type { FakeBrowser } from './support/fake-browser.js';
+import type { FakeService } from './support/fake-service.js';
 
 const MINUTE = 60_000;
 
@@ -15,11 +15,7 @@ let websiteId: string;
 let restoreEnvironment: () => void;
 
 beforeEach(() => {
-  useFakeClock();
-  service = new FakeService();
-  browser = new FakeBrowser(service);
-  restoreEnvironment = setEnvironment(browser.openTab().env);
-  websiteId = freshWebsiteId();
+  ({ service, browser, websiteId, restoreEnvironment } = openElementPage());
 });
 
 afterEach(() => closePage(restoreEnvironment));

@@ -5,9 +5,9 @@ import type { LiveVisitorsImpressionDetail } from '../src/events.js';
 import { type Variant, variantFor } from '../src/holdout.js';
 import type { LiveVisitors } from '../src/live-visitors.js';
 import { type Environment, setEnvironment } from '../src/realtime/environment.js';
-import { closePage, settle } from './support/element-page.js';
-import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
-import { FakeService } from './support/fake-service.js';
+import { closePage, openElementPage, settle } from './support/element-page.js';
+import { FakeBrowser, type FakeTab, freshWebsiteId } from './support/fake-browser.js';
+import type { FakeService } from './support/fake-service.js';
 
 const MINUTE = 60_000;
 
@@ -18,13 +18,8 @@ let websiteId: string;
 let restoreEnvironment: () => void;
 
 beforeEach(() => {
-  useFakeClock();
-  service = new FakeService();
-  browser = new FakeBrowser(service);
-  websiteId = freshWebsiteId();
-  restoreEnvironment = () => {};
   // Every draw must be asked for by a test: an unexpected one fails.
-  useTab(browser.openTab({ random: noDraw }));
+  ({ service, browser, tab, websiteId, restoreEnvironment } = openElementPage({ random: noDraw }));
 });
 
 afterEach(() => closePage(restoreEnvironment));

@@ -3,10 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../src/define.js';
 import type { LiveVisitorsImpressionEvent } from '../src/events.js';
 import type { LiveVisitors } from '../src/live-visitors.js';
-import { setEnvironment } from '../src/realtime/environment.js';
-import { closePage, settle } from './support/element-page.js';
-import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
-import { FakeService } from './support/fake-service.js';
+import { closePage, openElementPage, settle } from './support/element-page.js';
+import type { FakeTab } from './support/fake-browser.js';
+import type { FakeService } from './support/fake-service.js';
 
 const MINUTE = 60_000;
 
@@ -19,11 +18,7 @@ let impressions: LiveVisitorsImpressionEvent[];
 const hear = (event: LiveVisitorsImpressionEvent) => impressions.push(event);
 
 beforeEach(() => {
-  useFakeClock();
-  service = new FakeService();
-  tab = new FakeBrowser(service).openTab();
-  restoreEnvironment = setEnvironment(tab.env);
-  websiteId = freshWebsiteId();
+  ({ service, tab, websiteId, restoreEnvironment } = openElementPage());
   impressions = [];
   document.addEventListener('live-visitors-impression', hear);
 });

@@ -5,9 +5,9 @@ import type { LiveVisitorsUpdateDetail } from '../src/events.js';
 import type { LiveVisitors } from '../src/live-visitors.js';
 import { setEnvironment } from '../src/realtime/environment.js';
 import { activeFeedCount } from '../src/realtime/feed.js';
-import { closePage, settle } from './support/element-page.js';
-import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
-import { FakeService } from './support/fake-service.js';
+import { closePage, openElementPage, settle } from './support/element-page.js';
+import { type FakeTab, freshWebsiteId } from './support/fake-browser.js';
+import type { FakeService } from './support/fake-service.js';
 import { languageLoaded } from './support/languages.js';
 
 // Loaded before the fake clock: the German file is a real dynamic import.
@@ -15,17 +15,11 @@ beforeAll(() => languageLoaded('de'));
 
 const MINUTE = 60_000;
 let service: FakeService;
-let browser: FakeBrowser;
 let tab: FakeTab;
 let websiteId: string;
 let restore: () => void;
 beforeEach(() => {
-  useFakeClock();
-  service = new FakeService();
-  browser = new FakeBrowser(service);
-  tab = browser.openTab();
-  restore = setEnvironment(tab.env);
-  websiteId = freshWebsiteId();
+  ({ service, tab, websiteId, restoreEnvironment: restore } = openElementPage());
 });
 afterEach(() => closePage(restore));
 async function widget(attributes = ''): Promise<LiveVisitors> {

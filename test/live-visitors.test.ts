@@ -3,28 +3,21 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../src/define.js';
 import type { LiveVisitorsErrorDetail, LiveVisitorsUpdateDetail } from '../src/events.js';
 import type { LiveVisitors } from '../src/live-visitors.js';
-import { setEnvironment } from '../src/realtime/environment.js';
 import { activeFeedCount } from '../src/realtime/feed.js';
-import { closePage, mountWidget, settle } from './support/element-page.js';
-import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
-import { FakeService } from './support/fake-service.js';
+import { closePage, mountWidget, openElementPage, settle } from './support/element-page.js';
+import { type FakeTab, freshWebsiteId } from './support/fake-browser.js';
+import type { FakeService } from './support/fake-service.js';
 import { languageLoaded } from './support/languages.js';
 
 const MINUTE = 60_000;
 
 let service: FakeService;
-let browser: FakeBrowser;
 let tab: FakeTab;
 let websiteId: string;
 let restoreEnvironment: () => void;
 
 beforeEach(() => {
-  useFakeClock();
-  service = new FakeService();
-  browser = new FakeBrowser(service);
-  tab = browser.openTab();
-  restoreEnvironment = setEnvironment(tab.env);
-  websiteId = freshWebsiteId();
+  ({ service, tab, websiteId, restoreEnvironment } = openElementPage());
 });
 
 afterEach(() => closePage(restoreEnvironment));

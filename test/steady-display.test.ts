@@ -2,11 +2,10 @@ import { fixture } from '@open-wc/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../src/define.js';
 import type { LiveVisitors } from '../src/live-visitors.js';
-import { setEnvironment } from '../src/realtime/environment.js';
 import { STEADY_HOLD_MS, SteadyDisplay } from '../src/steady-display.js';
-import { closePage } from './support/element-page.js';
-import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
-import { FakeService } from './support/fake-service.js';
+import { closePage, openElementPage } from './support/element-page.js';
+import type { FakeTab } from './support/fake-browser.js';
+import type { FakeService } from './support/fake-service.js';
 
 const MINUTE = 60_000;
 
@@ -133,11 +132,7 @@ describe('<live-visitors> around min', () => {
   let restoreEnvironment: () => void;
 
   beforeEach(() => {
-    useFakeClock();
-    service = new FakeService();
-    tab = new FakeBrowser(service).openTab();
-    restoreEnvironment = setEnvironment(tab.env);
-    websiteId = freshWebsiteId();
+    ({ service, tab, websiteId, restoreEnvironment } = openElementPage());
   });
 
   afterEach(() => closePage(restoreEnvironment));

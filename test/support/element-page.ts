@@ -1,6 +1,34 @@
 import { fixture, fixtureCleanup } from '@open-wc/testing';
 import { vi } from 'vitest';
 import type { LiveVisitors } from '../../src/live-visitors.js';
+import { type Environment, setEnvironment } from '../../src/realtime/environment.js';
+import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './fake-browser.js';
+import { FakeService } from './fake-service.js';
+
+/** What one element test works with: see `openElementPage`. */
+export interface ElementPage {
+  service: FakeService;
+  browser: FakeBrowser;
+  /** The tab whose environment new elements use. */
+  tab: FakeTab;
+  /** A website no other test has used, so nothing stored by another test is found. */
+  websiteId: string;
+  /** Puts back the environment from before: `closePage` takes it. */
+  restoreEnvironment: () => void;
+}
+
+/**
+ * A new page for one test: fake time, a fake service, and a browser whose first tab (with
+ * `tabOverrides`) is the environment of the elements made from now on.
+ */
+export function openElementPage(tabOverrides: Partial<Environment> = {}): ElementPage {
+  // biome-ignore lint/correctness/useHookAtTopLevel: `useFakeClock` is vitest's fake time, not a React hook.
+  useFakeClock();
+  const service = new FakeService();
+  const browser = new FakeBrowser(service);
+  const tab = browser.openTab(tabOverrides);
+  return { service, browser, tab, websiteId: freshWebsiteId(), restoreEnvironment: setEnvironment(tab.env) };
+}
 
 /** Lets fake time pass (none by default) and waits for the element's render. */
 export async function settle(el?: LiveVisitors, ms = 0): Promise<void> {
