@@ -1,9 +1,10 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { serve } from 'srvx';
 import { createEmulator } from '../emulator/src/index.js';
+import { builtScripts } from '../test/browser/support/built-scripts.js';
 import { findChromium } from '../test/browser/support/chromium.js';
 import { readmeSnippet } from '../test/support/readme-snippet.js';
 
@@ -103,21 +104,22 @@ function respond(file: SiteFile, acceptEncoding: string): Response {
   return new Response(new Uint8Array(file.body), { headers });
 }
 
-export interface LighthouseSite {
-  url: string;
+export interface LighthouseSites {
+  /** A new site (a new port, so a new origin) serving every page and file: one per audit. */
+  open(): Promise<{ url: string; close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
 /**
- * Serves both variants of every page, the built bundle, its loader and its language files, and
- * the product page's assets; the emulated service answers from an origin of its own, after
- * `API_LATENCY_MS`, as a shop's analytics service does. (On the page's origin its slowness would
- * also be charged to the page: Lighthouse's simulation estimates one server response time per
- * origin, the median over that origin's requests, HTML included.) A new site (new ports, so new
- * origins) for each audit: nothing the last run stored in localStorage or IndexedDB can make
- * the next one warm.
+ * Serves both variants of every page, the built bundle with its language files, and the product
+ * page's assets, each audit from a new origin: nothing the last run stored in localStorage or
+ * IndexedDB can make the next one warm. The files are read and compressed once. The emulated
+ * service answers from an origin of its own, after `API_LATENCY_MS`, as a shop's analytics
+ * service does. (On the page's origin its slowness would also be charged to the page:
+ * Lighthouse's simulation estimates one server response time per origin, the median over that
+ * origin's requests, HTML included.)
  */
-export async function startLighthouseSite(): Promise<LighthouseSite> {
+export async function startLighthouseSites(): Promise<LighthouseSites> {
   const emulator = createEmulator({ simulate: CROWD });
   const service = serve({
     port: 0,
@@ -138,33 +140,30 @@ export async function startLighthouseSite(): Promise<LighthouseSite> {
     put(`/${page}/with-widget.html`, variants.with, 'text/html; charset=utf-8');
     put(`/${page}/without-widget.html`, variants.without, 'text/html; charset=utf-8');
   }
-  for (const script of [
-    'live-visitors.js',
-    ...(await readdir(resolve('dist/locales'))).filter((file) => file.endsWith('.js')).map((file) => `locales/${file}`),
-  ]) {
-    put(`/${script}`, await readFile(resolve('dist', script)), 'text/javascript; charset=utf-8');
-  }
+  for (const [path, body] of await builtScripts()) put(path, body, 'text/javascript; charset=utf-8');
   put('/shop.js', await readFile(resolve('bench/product-page/shop.js')), 'text/javascript; charset=utf-8');
   put('/hero.jpg', await heroImage(), 'image/jpeg');
   put('/fonts/shop-sans.ttf', await readFile('/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf'), 'font/ttf');
 
-  const site = serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    silent: true,
-    gracefulShutdown: false,
-    fetch(request) {
-      const file = files.get(new URL(request.url).pathname);
-      if (!file) return new Response('Not found', { status: 404 });
-      return respond(file, request.headers.get('accept-encoding') ?? '');
-    },
-  });
-  await site.ready();
   return {
-    url: site.url!.replace(/\/$/, ''),
-    close: async () => {
+    async open() {
+      const site = serve({
+        port: 0,
+        hostname: '127.0.0.1',
+        silent: true,
+        gracefulShutdown: false,
+        fetch(request) {
+          const file = files.get(new URL(request.url).pathname);
+          if (!file) return new Response('Not found', { status: 404 });
+          return respond(file, request.headers.get('accept-encoding') ?? '');
+        },
+      });
+      await site.ready();
+      return { url: site.url!.replace(/\/$/, ''), close: () => site.close(true) };
+    },
+    async close() {
       emulator.dispose();
-      await Promise.all([site.close(true), service.close(true)]);
+      await service.close(true);
     },
   };
 }

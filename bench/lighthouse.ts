@@ -2,7 +2,7 @@
 // widget, in both throttling modes; every load cold (a new origin each time), files compressed,
 // the service 250 ms away.
 import { findChromium, MISSING_CHROMIUM_MESSAGE } from '../test/browser/support/chromium.js';
-import { API_LATENCY_MS, PAGES, type PageName, startLighthouseSite } from './lighthouse-site.js';
+import { API_LATENCY_MS, type LighthouseSites, PAGES, type PageName, startLighthouseSites } from './lighthouse-site.js';
 import { printTable, ratio } from './table.js';
 
 const RUNS = 5;
@@ -59,14 +59,15 @@ export async function benchLighthouse(): Promise<void> {
     return;
   }
   let chrome: { port: number; kill(): void } | undefined;
+  let sites: LighthouseSites | undefined;
   try {
     const [{ default: lighthouse }, { launch }] = await Promise.all([import('lighthouse'), import('chrome-launcher')]);
-    chrome = await launch({ chromePath, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
+    [chrome, sites] = await Promise.all([launch({ chromePath, chromeFlags: CHROME_FLAGS, logLevel: 'silent' }), startLighthouseSites()]);
     let version = '';
     const audit = async (page: PageName, variant: 'with' | 'without', throttlingMethod: Throttling): Promise<Audit> => {
       // A new origin for every run: Lighthouse's storage reset leaves localStorage alone, and a
       // stored count would make the load warm.
-      const site = await startLighthouseSite();
+      const site = await sites!.open();
       try {
         const result = await lighthouse(`${site.url}/${page}/${variant}-widget.html`, {
           port: chrome!.port,
@@ -134,6 +135,7 @@ export async function benchLighthouse(): Promise<void> {
     console.log(`\n${title}\n\nLighthouse could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   } finally {
     chrome?.kill();
+    await sites?.close();
   }
 }
 

@@ -1,5 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
 import { serve } from 'srvx';
+import { builtScripts } from './built-scripts.js';
 
 export interface StaticSite {
   /** Origin without a trailing slash. */
@@ -16,12 +16,7 @@ export interface StaticSite {
  */
 export async function startStaticSite(): Promise<StaticSite> {
   const files = new Map<string, { body: string; type: string }>();
-  const bundle = await readFile(new URL('../../../dist/live-visitors.js', import.meta.url), 'utf8');
-  files.set('/live-visitors.js', { body: bundle, type: 'text/javascript' });
-  const locales = new URL('../../../dist/locales/', import.meta.url);
-  for (const file of (await readdir(locales)).filter((name) => name.endsWith('.js'))) {
-    files.set(`/locales/${file}`, { body: await readFile(new URL(file, locales), 'utf8'), type: 'text/javascript' });
-  }
+  for (const [path, body] of await builtScripts()) files.set(path, { body, type: 'text/javascript' });
   const server = serve({
     port: 0,
     hostname: '127.0.0.1',
