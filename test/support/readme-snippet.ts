@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 export const README_SCRIPT_URL = 'https://your-cdn.example/live-visitors.js';
 
 export interface Snippet {
-  /** The `<script type="module">…</script>` that fetches the element, for the given script URL. */
+  /** The `<script>…</script>` for the page's `<head>` that fetches the element, for the given script URL. */
   script: string;
   /** The `style` the snippet gives the element: the lines kept for the sentence. */
   elementStyle: string;
@@ -19,11 +19,11 @@ export interface Snippet {
 export function readmeSnippet(scriptUrl: string): Snippet {
   const readme = readFileSync(fileURLToPath(import.meta.url).replace(/test\/support\/readme-snippet\.ts$/, 'README.md'), 'utf8');
   const block = /## Quick start[\s\S]*?```html\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
-  const script = /<script type="module">[\s\S]*?<\/script>/.exec(block)?.[0];
+  const script = /<script>[\s\S]*?<\/script>/.exec(block)?.[0];
   const elementStyle = /<live-visitors[^>]*style="([^"]*)"/.exec(block)?.[1];
   if (!script?.includes(README_SCRIPT_URL) || !elementStyle) {
     throw new Error(
-      `README.md: the quick start's snippet is not where it was (a <script type="module"> importing ${README_SCRIPT_URL}, and an element with a style)`,
+      `README.md: the quick start's snippet is not where it was (a <script> adding ${README_SCRIPT_URL}, and an element with a style)`,
     );
   }
   return { script: script.replace(README_SCRIPT_URL, scriptUrl), elementStyle };
