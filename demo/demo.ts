@@ -1,5 +1,6 @@
 import '../src/define.js';
 import { clearFault, countRealtimeRequests, type FaultRequest, nudgeTraffic, setFault } from './emulator-controls.js';
+import scriptTagPage from './script-tag.html?raw';
 
 const widget = document.querySelector('live-visitors')!;
 const form = document.querySelector<HTMLFormElement>('#settings')!;
@@ -26,6 +27,15 @@ const ATTRIBUTES = [
 ] as const;
 /** Shown in the snippet only when changed: the demo's own 15 s interval is not a shop's. */
 const SNIPPET_DEFAULTS: Record<string, string> = { interval: '15', min: '1', 'max-age': '600' };
+/**
+ * The README's snippet, for a shop's copy of the script: the script-tag page has it word for word
+ * (test/readme-snippet.test.ts checks), indented as the page's `<head>` is.
+ */
+const HEAD_SCRIPT = /<script>[\s\S]*?<\/script>/
+  .exec(scriptTagPage)![0]
+  .replace(/^ {4}/gm, '')
+  .replace("'/live-visitors.js'", "'https://your-cdn.example/live-visitors.js'");
+const KEPT_LINES = /<live-visitors[^>]*style="([^"]*)"/.exec(scriptTagPage)![1]!;
 const THEMES = ['default', 'subtle', 'badge', 'serif'];
 const LANGUAGES = 'en ar bg cs da de el es et fi fr he hi hr hu id it ja ko lt lv nb nl pl pt ro ru sk sl sv th tr uk vi zh zh-TW'.split(
   ' ',
@@ -91,18 +101,18 @@ function applySettings(overrides: Record<string, string> = {}): void {
 function renderSnippet(values: Record<string, string>): void {
   const attribute = (name: string) => ` ${name}="${values[name]!.replaceAll('&', '&amp;').replaceAll('"', '&quot;')}"`;
   const shown = ATTRIBUTES.filter((name) => values[name] && values[name] !== SNIPPET_DEFAULTS[name]);
-  const script = '<script type="module" src="https://your-cdn.example/live-visitors.js"></script>\n';
+  const script = `<!-- In your page's <head> -->\n${HEAD_SCRIPT}\n\n<!-- Where the offer is -->\n`;
   const direct = shown
     .filter((name) => name !== 'api-base')
     .map(attribute)
     .join('');
   const api = values['api-base'] ? attribute('api-base') : ' api-base="https://analytics.example.com"';
-  byId('snippet').textContent = `${script}<live-visitors${direct}${api}></live-visitors>`;
+  byId('snippet').textContent = `${script}<live-visitors${direct}${api} style="${KEPT_LINES}"></live-visitors>`;
   const relayed = shown
     .filter((name) => name !== 'token' && name !== 'api-base')
     .map(attribute)
     .join('');
-  byId('snippet-relay').textContent = `${script}<live-visitors${relayed}></live-visitors>`;
+  byId('snippet-relay').textContent = `${script}<live-visitors${relayed} style="${KEPT_LINES}"></live-visitors>`;
 }
 
 let offline = false;

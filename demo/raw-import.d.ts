@@ -1,0 +1,5 @@
+// Vite's `?raw` imports, for the demo: a file's text as a string.
+declare module '*?raw' {
+  const text: string;
+  export default text;
+}
