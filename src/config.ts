@@ -30,7 +30,11 @@ export interface WidgetConfig {
   min: number;
 }
 
-export type ConfigResult = { ok: true; config: WidgetConfig } | { ok: false; message: string };
+/**
+ * A configuration, or the message naming the attribute to fix (as `parseReport` returns a report
+ * or its reason): no wrapper object for every update of every element to build and unpack.
+ */
+export type ConfigResult = WidgetConfig | string;
 
 /** Turns attributes into a validated configuration, or a message naming the attribute to fix. */
 export function resolveConfig(
@@ -39,16 +43,16 @@ export function resolveConfig(
   pageUrl: string | undefined = globalThis.location?.href,
 ): ConfigResult {
   const websiteId = attributes.websiteId?.trim() ?? '';
-  if (!websiteId) return fail(DEV_MODE ? "set website-id to your website's ID." : 'website-id');
+  if (!websiteId) return DEV_MODE ? "set website-id to your website's ID." : 'website-id';
 
   const token = attributes.token?.trim() || undefined;
   if (token && !/^[\x21-\x7e]+$/.test(token)) {
-    return fail(DEV_MODE ? 'token has a space or a character a header cannot carry: paste only the token.' : 'token');
+    return DEV_MODE ? 'token has a space or a character a header cannot carry: paste only the token.' : 'token';
   }
 
   const apiBase = resolveApiBase(attributes.apiBase, pageUrl);
   if (apiBase === null) {
-    return fail(DEV_MODE ? "api-base must be an http(s) URL, a /path, or left out for this page's origin." : 'api-base');
+    return DEV_MODE ? "api-base must be an http(s) URL, a /path, or left out for this page's origin." : 'api-base';
   }
 
   const intervalSeconds = clamp(finiteOr(attributes.interval, DEFAULT_INTERVAL_SECONDS), MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS);
@@ -59,13 +63,10 @@ export function resolveConfig(
   );
   const min = Math.max(1, Math.ceil(finiteOr(attributes.min, DEFAULT_MIN)));
   return {
-    ok: true,
-    config: {
-      key: { apiBase, websiteId, token },
-      intervalMs: intervalSeconds * 1000,
-      maxAgeMs: maxAgeSeconds * 1000,
-      min,
-    },
+    key: { apiBase, websiteId, token },
+    intervalMs: intervalSeconds * 1000,
+    maxAgeMs: maxAgeSeconds * 1000,
+    min,
   };
 }
 
@@ -90,8 +91,4 @@ export function resolveApiBase(value: string | null | undefined, pageUrl: string
 
 function clamp(value: number, low: number, high: number): number {
   return Math.min(high, Math.max(low, value));
-}
-
-function fail(message: string): ConfigResult {
-  return { ok: false, message };
 }

@@ -84,8 +84,9 @@ export class VisitorsController implements ReactiveController {
 
   /** Points the element at a (new) configuration; keeps its subscription when nothing that matters changed. */
   #follow(result: ConfigResult): void {
-    this.#config = result.ok ? result.config : undefined;
-    const followed = result.ok ? feedId(result.config.key) + result.config.intervalMs : `invalid:${result.message}`;
+    const invalid = typeof result === 'string';
+    this.#config = invalid ? undefined : result;
+    const followed = invalid ? `invalid:${result}` : feedId(result.key) + result.intervalMs;
     if (followed === this.#followed) return;
     this.hostDisconnected();
     this.#followed = followed;
@@ -93,10 +94,10 @@ export class VisitorsController implements ReactiveController {
     this.#announcedFetchTime = null;
     this.#announcedFailureAt = null;
     this.#steady = new SteadyDisplay();
-    if (result.ok) this.#subscribe();
+    if (!invalid) this.#subscribe();
     else {
-      environment().warn(`<live-visitors> ${DEV_MODE ? 'shows nothing: ' : ''}${result.message}`);
-      this.#announce<LiveVisitorsErrorDetail>('live-visitors-error', { kind: 'config', status: null, message: result.message });
+      environment().warn(`<live-visitors> ${DEV_MODE ? 'shows nothing: ' : ''}${result}`);
+      this.#announce<LiveVisitorsErrorDetail>('live-visitors-error', { kind: 'config', status: null, message: result });
     }
   }
 
