@@ -63,13 +63,7 @@ export class VisitorsController implements ReactiveController {
     const env = environment();
     // Just after the change; one already past is a negative delay, which setTimeout takes as 0.
     // No cap needed: max-age is at most 7 days, well within a timer's 2^31 - 1 ms.
-    this.#expiryTimer = env.setTimeout(
-      () => {
-        this.#expiryTimer = null;
-        this.#host.requestUpdate();
-      },
-      changesAt - env.now() + 1,
-    );
+    this.#expiryTimer = env.setTimeout(() => this.#host.requestUpdate(), changesAt - env.now() + 1);
   }
 
   hostDisconnected(): void {
@@ -139,8 +133,8 @@ export class VisitorsController implements ReactiveController {
     void this.#host.updateComplete.then(() => dispatch(this.#host, type, detail));
   }
 
+  /** The handle may be of a timer that already ran: clearing it again is a no-op (handles are never reused). */
   #clearExpiry(): void {
     environment().clearTimeout(this.#expiryTimer);
-    this.#expiryTimer = null;
   }
 }

@@ -180,15 +180,12 @@ export class VisitorFeed {
     this.#clearTimer();
     if (!this.#running || this.#fatal || this.#inFlight || !this.#canAsk()) return;
     // Overdue is a negative delay, which setTimeout takes as 0.
-    this.#timer = this.#env.setTimeout(() => {
-      this.#timer = null;
-      void this.#poll(false);
-    }, this.#dueAt() - this.#env.now());
+    this.#timer = this.#env.setTimeout(() => void this.#poll(false), this.#dueAt() - this.#env.now());
   }
 
+  /** The handle may be of a timer that already ran: clearing it again is a no-op (handles are never reused). */
   #clearTimer(): void {
     this.#env.clearTimeout(this.#timer);
-    this.#timer = null;
   }
 
   async #poll(force: boolean): Promise<void> {
