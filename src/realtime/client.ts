@@ -62,8 +62,10 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
       body = await response.text();
     } catch (cause) {
       // Our caller cancelled: not a failure of the service, so pass the abort through untouched.
+      if (signal?.aborted) throw cause;
       // Otherwise an aborted attempt is our timeout.
-      throw signal?.aborted ? cause : transportError(attempt.signal.aborted ? 'timeout' : 'network', url, timeoutMs);
+      const kind = attempt.signal.aborted ? 'timeout' : 'network';
+      throw new RealtimeError({ kind, message: DEV_MODE ? transportMessage(kind, url, timeoutMs) : url });
     }
     const { status, headers } = response;
     if (!response.ok) throw statusError(status, headers, url, body, request);
@@ -88,15 +90,11 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
   }
 }
 
-function transportError(kind: 'timeout' | 'network', url: string, timeoutMs: number): RealtimeError {
-  if (!DEV_MODE) return new RealtimeError({ kind, message: url });
-  return new RealtimeError({
-    kind,
-    message:
-      kind === 'timeout'
-        ? `No answer from ${url} in ${timeoutMs / 1000} s; retrying.`
-        : `Cannot reach ${url} (offline or CORS): check api-base.`,
-  });
+/** The development build's words for a request that got no answer; production names just the URL. */
+function transportMessage(kind: 'timeout' | 'network', url: string, timeoutMs: number): string {
+  return kind === 'timeout'
+    ? `No answer from ${url} in ${timeoutMs / 1000} s; retrying.`
+    : `Cannot reach ${url} (offline or CORS): check api-base.`;
 }
 
 function invalid(url: string, reason: string, status: number): RealtimeError {
