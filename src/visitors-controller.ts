@@ -90,7 +90,7 @@ export class VisitorsController implements ReactiveController {
     this.#steady = new SteadyDisplay();
     if (!invalid) this.#subscribe();
     else {
-      environment().warn(`<live-visitors> ${DEV_MODE ? 'shows nothing: ' : ''}${result}`);
+      environment().warn(DEV_MODE ? `shows nothing: ${result}` : result);
       this.#announce<LiveVisitorsErrorDetail>('live-visitors-error', { kind: 'config', status: null, message: result });
     }
   }

@@ -39,6 +39,7 @@ export interface Environment {
    * (never where the browser has no IntersectionObserver); returns the unsubscribe function.
    */
   onHalfVisible(element: Element, listener: (halfVisible: boolean) => void): () => void;
+  /** A warning for the page's developer; the browser's names the element first, so no caller has to. */
   warn(message: string): void;
 }
 
@@ -74,7 +75,7 @@ export const browserEnvironment: Environment = {
     observer.observe(element);
     return () => observer.disconnect();
   },
-  warn: (message) => console.warn(message),
+  warn: (message) => console.warn(`<live-visitors> ${message}`),
 };
 
 /**

@@ -260,7 +260,7 @@ export class VisitorFeed {
   /** Stops asking until `refresh()`, with one warning per page, also on a page that found the error stored. */
   #halt(failure: FeedFailure): void {
     this.#fatal = failure;
-    if (!this.#warned) this.#env.warn(`<live-visitors> ${DEV_MODE ? 'stopped asking: ' : ''}${failure.message}`);
+    if (!this.#warned) this.#env.warn(DEV_MODE ? `stopped asking: ${failure.message}` : failure.message);
     this.#warned = true;
   }
 
