@@ -287,7 +287,7 @@ export class VisitorFeed {
   /** Takes what another tab wrote, when it is at least as new as ours. */
   #adoptStored(): void {
     const stored = this.#readStored();
-    if (!stored || stored === this.#record) return;
+    if (!stored) return;
     if (this.#trustedFetchTime(stored) < this.#trustedFetchTime(this.#record)) return;
     const sameReport = stored.fetchedAt === this.#record.fetchedAt;
     const newer = !sameReport || stored.retryAt !== this.#record.retryAt;
