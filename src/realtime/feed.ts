@@ -146,7 +146,7 @@ export class VisitorFeed {
 
   #stop(): void {
     this.#running = false;
-    this.#clearTimer();
+    this.#env.clearTimeout(this.#timer);
     this.#inFlight?.abort();
     this.#inFlight = null;
     // No need to empty the list: a stop only ever follows a start, which makes a new one.
@@ -177,20 +177,16 @@ export class VisitorFeed {
   }
 
   #schedule(): void {
-    this.#clearTimer();
+    // The handle may be of a timer that already ran: clearing it again is a no-op (handles are never reused).
+    this.#env.clearTimeout(this.#timer);
     if (!this.#running || this.#fatal || this.#inFlight || !this.#canAsk()) return;
     // Overdue is a negative delay, which setTimeout takes as 0.
     this.#timer = this.#env.setTimeout(() => void this.#poll(false), this.#dueAt() - this.#env.now());
   }
 
-  /** The handle may be of a timer that already ran: clearing it again is a no-op (handles are never reused). */
-  #clearTimer(): void {
-    this.#env.clearTimeout(this.#timer);
-  }
-
   async #poll(force: boolean): Promise<void> {
+    // A timer still pending needs no clearing: it fires into this check, and the end of the poll schedules anew.
     if (this.#inFlight || !this.#running) return;
-    this.#clearTimer();
     const request = new AbortController();
     this.#inFlight = request;
     let asked = true;
