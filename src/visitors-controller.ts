@@ -56,11 +56,12 @@ export class VisitorsController implements ReactiveController {
 
   /** Wakes the element when its view changes by time alone. */
   hostUpdated(): void {
-    // After every render, so a changed max-age moves the switch to `unavailable` too.
-    this.#clearExpiry();
+    const env = environment();
+    // After every render, so a changed max-age moves the switch to `unavailable` too. The handle
+    // may be of a timer that already ran: clearing it again is a no-op (handles are never reused).
+    env.clearTimeout(this.#expiryTimer);
     const { changesAt } = this.view;
     if (changesAt === null || !this.#host.isConnected) return;
-    const env = environment();
     // Just after the change; one already past is a negative delay, which setTimeout takes as 0.
     // No cap needed: max-age is at most 7 days, well within a timer's 2^31 - 1 ms.
     this.#expiryTimer = env.setTimeout(() => this.#host.requestUpdate(), changesAt - env.now() + 1);
@@ -69,7 +70,7 @@ export class VisitorsController implements ReactiveController {
   hostDisconnected(): void {
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
-    this.#clearExpiry();
+    environment().clearTimeout(this.#expiryTimer);
   }
 
   refresh(): void {
@@ -131,10 +132,5 @@ export class VisitorsController implements ReactiveController {
   /** After the render, so listeners find the new state on the page. */
   #announce<T>(type: string, detail: T): void {
     void this.#host.updateComplete.then(() => dispatch(this.#host, type, detail));
-  }
-
-  /** The handle may be of a timer that already ran: clearing it again is a no-op (handles are never reused). */
-  #clearExpiry(): void {
-    environment().clearTimeout(this.#expiryTimer);
   }
 }
