@@ -56,11 +56,11 @@ export function listen(target: EventTarget | undefined, types: string[], listene
 }
 
 export const browserEnvironment: Environment = {
-  fetch: (input, init) => globalThis.fetch(input, init),
+  fetch: (input, init) => fetch(input, init),
   now: () => Date.now(),
   random: () => Math.random(),
-  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
   isVisible: () => globalThis.document?.visibilityState !== 'hidden',
   onVisibilityChange: (listener) => listen(globalThis.document, ['visibilitychange'], listener),
   onConnectivityChange: (listener) => listen(globalThis.window, ['online', 'offline'], (event) => listener(event.type === 'online')),
