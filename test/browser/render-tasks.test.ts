@@ -1,0 +1,84 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchChromium } from './support/chromium.js';
+import { type CountingEmulator, startCountingEmulator } from './support/counting-emulator.js';
+import { type StaticSite, startStaticSite } from './support/static-site.js';
+
+// After the page has loaded, the element's work is split into short tasks (PageSpeed's Total
+// Blocking Time counts every task over 50 ms on a slow phone): each render waits for a task of
+// its own, and so does the page's first Intl formatter. Before that, nothing waits: a stored count
+// must be in the first frame. Seen through Chromium's `scheduler.yield`, which the element awaits.
+
+const SENTENCE = '23 people are browsing this shop right now';
+
+let browser: Browser;
+let site: StaticSite;
+let service: CountingEmulator;
+
+beforeAll(async () => {
+  [browser, site, service] = await Promise.all([launchChromium(), startStaticSite(), startCountingEmulator()]);
+  service.setVisitors('demo-shop', 23);
+  const page = (head: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">${head}</head>
+     <body><p>Offer</p><live-visitors website-id="demo-shop" token="demo-token" api-base="${service.url}"></live-visitors></body></html>`;
+  site.put('/after-load.html', page(`<script>addEventListener('load', () => setTimeout(() => import('/live-visitors.js')))</script>`));
+  site.put('/with-page.html', page('<script type="module" src="/live-visitors.js"></script>'));
+});
+
+afterAll(async () => {
+  await Promise.all([browser?.close(), site?.close(), service?.close()]);
+});
+
+/** Records each `scheduler.yield()` with the document's state, and how many there were when the sentence first showed. */
+async function watchYields(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const record = window as unknown as { yields: string[]; yieldsBeforeText: number | null };
+    const { scheduler } = window as unknown as { scheduler: { yield(): Promise<void> } };
+    const original = scheduler.yield.bind(scheduler);
+    record.yields = [];
+    record.yieldsBeforeText = null;
+    scheduler.yield = () => {
+      record.yields.push(document.readyState);
+      return original();
+    };
+    const look = () => {
+      if (document.querySelector('live-visitors')?.shadowRoot?.querySelector('[part="text"]')?.textContent) {
+        record.yieldsBeforeText = record.yields.length;
+      } else requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+}
+
+const yields = (page: Page) =>
+  page.evaluate(() => {
+    const { yields, yieldsBeforeText } = window as unknown as { yields: string[]; yieldsBeforeText: number | null };
+    return { states: [...new Set(yields)], beforeText: yieldsBeforeText };
+  });
+
+it('after load, the start and the first count wait for tasks of their own: two yields before each render', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await watchYields(page);
+  await page.goto(`${site.url}/after-load.html`);
+  await expect.poll(() => page.locator('live-visitors [part="text"]').textContent(), { timeout: 10_000 }).toBe(SENTENCE);
+  await expect.poll(async () => (await yields(page)).beforeText).not.toBeNull();
+  const { states, beforeText } = await yields(page);
+  // The first render (asking the service) and the render of its answer.
+  expect(beforeText).toBeGreaterThanOrEqual(4);
+  expect(states).toEqual(['complete']);
+  await context.close();
+});
+
+it('while the page loads, a stored count renders without waiting, in time for the first paint', async () => {
+  const context = await browser.newContext();
+  const first = await context.newPage();
+  await first.goto(`${site.url}/with-page.html`);
+  await expect.poll(() => first.locator('live-visitors [part="text"]').textContent(), { timeout: 10_000 }).toBe(SENTENCE);
+  const page = await context.newPage();
+  await watchYields(page);
+  await page.goto(`${site.url}/with-page.html`);
+  await expect.poll(async () => (await yields(page)).beforeText, { timeout: 10_000 }).not.toBeNull();
+  expect((await yields(page)).beforeText).toBe(0);
+  await context.close();
+});
