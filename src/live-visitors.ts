@@ -169,8 +169,8 @@ export class LiveVisitors extends ReactiveElement {
   // Once the page has loaded, no paint waits for a render: each render waits for a task of its own
   // (where the browser can yield), and so does the page's first Intl formatter, which loads the
   // engine's locale data: by far the slowest step of a first count (35 ms in a fresh Chromium page
-  // on our 2-core test machine). So neither the start nor a new count is one long task. Before that, nothing waits: a
-  // stored count belongs in the first frame.
+  // on our 2-core test machine). So neither the start nor a new count is one long task. Before
+  // that, nothing waits: a stored count belongs in the first frame.
   protected override async scheduleUpdate(): Promise<void> {
     const { scheduler } = globalThis as { scheduler?: { yield?(): Promise<void> } };
     if (document.readyState === 'complete') {
