@@ -3,10 +3,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
-import { serve } from 'srvx';
 import { build } from 'vite';
 import { createEmulator, type EmulatorConfig } from '../emulator/src/index.js';
 import { launchChromium } from '../test/browser/support/chromium.js';
+import { serveOnLoopback } from '../test/browser/support/loopback-server.js';
 import { printTable, ratio } from './table.js';
 
 const RUNS = 20;
@@ -76,12 +76,7 @@ async function startBenchServers(floor: string): Promise<BenchServers> {
     if (state.delayMs > 0) await new Promise((done) => setTimeout(done, state.delayMs));
     return handle();
   };
-  const start = async (fetch: (request: Request) => Response | Promise<Response>) => {
-    const server = serve({ port: 0, hostname: '127.0.0.1', silent: true, gracefulShutdown: false, fetch });
-    await server.ready();
-    return server;
-  };
-  const site = await start((request) => {
+  const site = await serveOnLoopback((request) => {
     const url = new URL(request.url);
     if (url.pathname.startsWith('/api/')) {
       const headers = new Headers(request.headers);
@@ -92,10 +87,10 @@ async function startBenchServers(floor: string): Promise<BenchServers> {
     if (!file) return new Response('Not found', { status: 404 });
     return new Response(file.body, { headers: { 'content-type': `${file.type}; charset=utf-8`, 'cache-control': 'no-store' } });
   });
-  const api = await start((request) => answer(request, () => emulator.handler(request)));
+  const api = await serveOnLoopback((request) => answer(request, () => emulator.handler(request)));
   return {
-    site: site.url!.replace(/\/$/, ''),
-    api: api.url!.replace(/\/$/, ''),
+    site: site.url,
+    api: api.url,
     get delayMs() {
       return state.delayMs;
     },
@@ -110,7 +105,7 @@ async function startBenchServers(floor: string): Promise<BenchServers> {
     },
     close: async () => {
       emulator.dispose();
-      await Promise.all([site.close(true), api.close(true)]);
+      await Promise.all([site.close(), api.close()]);
     },
   };
 }

@@ -2,10 +2,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { serve } from 'srvx';
 import { createEmulator } from '../emulator/src/index.js';
 import { builtScripts } from '../test/browser/support/built-scripts.js';
 import { findChromium } from '../test/browser/support/chromium.js';
+import { serveOnLoopback } from '../test/browser/support/loopback-server.js';
 import { readmeSnippet } from '../test/support/readme-snippet.js';
 
 /** The pages Lighthouse audits: the demo's script-tag page, and a heavier, realistic product page. */
@@ -121,22 +121,15 @@ export interface LighthouseSites {
  */
 export async function startLighthouseSites(): Promise<LighthouseSites> {
   const emulator = createEmulator({ simulate: CROWD });
-  const service = serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    silent: true,
-    gracefulShutdown: false,
-    async fetch(request) {
-      await new Promise((resolve) => setTimeout(resolve, API_LATENCY_MS));
-      return emulator.handler(request);
-    },
+  const service = await serveOnLoopback(async (request) => {
+    await new Promise((resolve) => setTimeout(resolve, API_LATENCY_MS));
+    return emulator.handler(request);
   });
-  await service.ready();
 
   const files = new Map<string, SiteFile>();
   const put = (path: string, body: string | Buffer, type: string) => files.set(path, siteFile(Buffer.from(body), type));
   for (const page of PAGES) {
-    const variants = await pageVariants(page, service.url!.replace(/\/$/, ''));
+    const variants = await pageVariants(page, service.url);
     put(`/${page}/with-widget.html`, variants.with, 'text/html; charset=utf-8');
     put(`/${page}/without-widget.html`, variants.without, 'text/html; charset=utf-8');
   }
@@ -146,24 +139,15 @@ export async function startLighthouseSites(): Promise<LighthouseSites> {
   put('/fonts/shop-sans.ttf', await readFile('/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf'), 'font/ttf');
 
   return {
-    async open() {
-      const site = serve({
-        port: 0,
-        hostname: '127.0.0.1',
-        silent: true,
-        gracefulShutdown: false,
-        fetch(request) {
-          const file = files.get(new URL(request.url).pathname);
-          if (!file) return new Response('Not found', { status: 404 });
-          return respond(file, request.headers.get('accept-encoding') ?? '');
-        },
-      });
-      await site.ready();
-      return { url: site.url!.replace(/\/$/, ''), close: () => site.close(true) };
-    },
+    open: () =>
+      serveOnLoopback((request) => {
+        const file = files.get(new URL(request.url).pathname);
+        if (!file) return new Response('Not found', { status: 404 });
+        return respond(file, request.headers.get('accept-encoding') ?? '');
+      }),
     async close() {
       emulator.dispose();
-      await service.close(true);
+      await service.close();
     },
   };
 }

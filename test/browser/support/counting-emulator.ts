@@ -1,5 +1,5 @@
-import { serve } from 'srvx';
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../../emulator/src/index.js';
+import { serveOnLoopback } from './loopback-server.js';
 
 const REALTIME_PATH = '/api/v1/realtime';
 
@@ -26,26 +26,19 @@ export async function startCountingEmulator(options: EmulatorOptions = {}): Prom
   let heldRequests = 0;
   let generation = 0;
 
-  const server = serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    silent: true,
-    gracefulShutdown: false,
-    async fetch(request) {
-      if (request.method !== 'GET' || new URL(request.url).pathname !== REALTIME_PATH) return emulator.handler(request);
-      realtimeRequests += 1;
-      heldRequests += 1;
-      try {
-        return await emulator.handler(request);
-      } finally {
-        heldRequests -= 1;
-      }
-    },
+  const server = await serveOnLoopback(async (request) => {
+    if (request.method !== 'GET' || new URL(request.url).pathname !== REALTIME_PATH) return emulator.handler(request);
+    realtimeRequests += 1;
+    heldRequests += 1;
+    try {
+      return await emulator.handler(request);
+    } finally {
+      heldRequests -= 1;
+    }
   });
-  await server.ready();
 
   return {
-    url: server.url!.replace(/\/$/, ''),
+    url: server.url,
     emulator,
     get realtimeRequests() {
       return realtimeRequests;
@@ -61,7 +54,7 @@ export async function startCountingEmulator(options: EmulatorOptions = {}): Prom
     async close() {
       // Answers held requests (503) before the sockets go.
       emulator.dispose();
-      await server.close(true);
+      await server.close();
     },
   };
 }

@@ -1,5 +1,5 @@
-import { serve } from 'srvx';
 import { builtScripts } from './built-scripts.js';
+import { serveOnLoopback } from './loopback-server.js';
 
 export interface StaticSite {
   /** Origin without a trailing slash. */
@@ -17,24 +17,16 @@ export interface StaticSite {
 export async function startStaticSite(): Promise<StaticSite> {
   const files = new Map<string, { body: string; type: string }>();
   for (const [path, body] of await builtScripts()) files.set(path, { body, type: 'text/javascript' });
-  const server = serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    silent: true,
-    gracefulShutdown: false,
-    fetch(request) {
-      const file = files.get(new URL(request.url).pathname);
-      if (!file) return new Response('Not found', { status: 404 });
-      return new Response(file.body, { headers: { 'content-type': `${file.type}; charset=utf-8`, 'cache-control': 'no-store' } });
-    },
+  const server = await serveOnLoopback((request) => {
+    const file = files.get(new URL(request.url).pathname);
+    if (!file) return new Response('Not found', { status: 404 });
+    return new Response(file.body, { headers: { 'content-type': `${file.type}; charset=utf-8`, 'cache-control': 'no-store' } });
   });
-  await server.ready();
-  const url = server.url!.replace(/\/$/, '');
   return {
-    url,
+    url: server.url,
     put(path, body, type = 'text/html') {
       files.set(path, { body, type });
     },
-    close: () => server.close(true),
+    close: server.close,
   };
 }
