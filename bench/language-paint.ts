@@ -2,24 +2,15 @@
 // count) in English (in the bundle) and in German (a file beside it, fetched by the page); and a
 // first visit, where the README's snippet waits for the page to load on purpose. Both ways of
 // loading: the README's snippet, and a plain script tag.
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { launchChromium } from '../test/browser/support/chromium.js';
 import { startCountingEmulator } from '../test/browser/support/counting-emulator.js';
+import { type FirstText, firstText, recordFirstText } from '../test/browser/support/first-text.js';
 import { startStaticSite } from '../test/browser/support/static-site.js';
 import { readmeSnippet } from '../test/support/readme-snippet.js';
 import { printTable } from './table.js';
 
 const RUNS = 15;
-
-/** Records, from the page's own clock, when the first sentence text showed. */
-const RECORD_FIRST_TEXT = `(() => {
-  const seen = () => {
-    const text = document.querySelector('live-visitors')?.shadowRoot?.querySelector('[part="text"]');
-    return text?.isConnected && text.textContent;
-  };
-  const look = () => (seen() ? (window.firstText = performance.now()) : requestAnimationFrame(look));
-  requestAnimationFrame(look);
-})()`;
 
 const LOADERS = {
   'README snippet': readmeSnippet('/live-visitors.js').script,
@@ -38,26 +29,11 @@ const CASES: Array<{ visit: 'warm' | 'first visit'; lang: string; where: string;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-interface Sample {
-  text: number;
-  fcp: number;
-  load: number;
-}
-
-async function firstText(page: Page): Promise<Sample> {
-  await page.waitForFunction(() => 'firstText' in window, undefined, { timeout: 10_000 });
-  return page.evaluate(() => ({
-    text: (window as unknown as { firstText: number }).firstText,
-    fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
-    load: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventStart,
-  }));
-}
-
 export async function benchLanguagePaint(): Promise<void> {
   const [browser, site, service] = await Promise.all([launchChromium(), startStaticSite(), startCountingEmulator()]);
   const newContext = async (): Promise<BrowserContext> => {
     const context = await browser.newContext();
-    await context.addInitScript(RECORD_FIRST_TEXT);
+    await recordFirstText(context);
     return context;
   };
   try {
@@ -72,7 +48,7 @@ export async function benchLanguagePaint(): Promise<void> {
         <body><p>Offer:</p><live-visitors website-id="demo-shop" token="demo-token" api-base="${service.url}"></live-visitors></body></html>`,
       );
       site.put(`/to${path}`, `<!doctype html><html lang="${lang}"><title>Shop</title><body><a href="${path}">Offer</a></body></html>`);
-      const samples: Sample[] = [];
+      const samples: FirstText[] = [];
       if (visit === 'warm') {
         const context = await newContext();
         const page = await context.newPage();
@@ -95,13 +71,13 @@ export async function benchLanguagePaint(): Promise<void> {
           await context.close();
         }
       }
-      const after = (key: 'fcp' | 'load') => `${median(samples.map((sample) => sample.text - sample[key])).toFixed(1)} ms`;
+      const after = (key: 'firstPaint' | 'load') => `${median(samples.map((sample) => sample.at - sample[key])).toFixed(1)} ms`;
       rows.push({
         visit,
         language: `${lang} (${where})`,
         loaded: loader,
-        'first text': `${median(samples.map((sample) => sample.text)).toFixed(1)} ms`,
-        'after first paint': after('fcp'),
+        'first text': `${median(samples.map((sample) => sample.at)).toFixed(1)} ms`,
+        'after first paint': after('firstPaint'),
         'after load event': after('load'),
       });
     }

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchChromium } from './support/chromium.js';
 import { type CountingEmulator, startCountingEmulator } from './support/counting-emulator.js';
+import { firstText, recordFirstText } from './support/first-text.js';
 import { type StaticSite, startStaticSite } from './support/static-site.js';
 
 // After the page has loaded, the element's work is split into short tasks (PageSpeed's Total
@@ -29,32 +30,29 @@ afterAll(async () => {
   await Promise.all([browser?.close(), site?.close(), service?.close()]);
 });
 
-/** Records each `scheduler.yield()` with the document's state, and how many there were when the sentence first showed. */
+/** Records each `scheduler.yield()` with the document's state and the time, and when the sentence first showed. */
 async function watchYields(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const record = window as unknown as { yields: string[]; yieldsBeforeText: number | null };
+    const record = window as unknown as { yields: Array<{ state: string; at: number }> };
     const { scheduler } = window as unknown as { scheduler: { yield(): Promise<void> } };
     const original = scheduler.yield.bind(scheduler);
     record.yields = [];
-    record.yieldsBeforeText = null;
     scheduler.yield = () => {
-      record.yields.push(document.readyState);
+      record.yields.push({ state: document.readyState, at: performance.now() });
       return original();
     };
-    const look = () => {
-      if (document.querySelector('live-visitors')?.shadowRoot?.querySelector('[part="text"]')?.textContent) {
-        record.yieldsBeforeText = record.yields.length;
-      } else requestAnimationFrame(look);
-    };
-    requestAnimationFrame(look);
   });
+  await recordFirstText(page);
 }
 
-const yields = (page: Page) =>
-  page.evaluate(() => {
-    const { yields, yieldsBeforeText } = window as unknown as { yields: string[]; yieldsBeforeText: number | null };
-    return { states: [...new Set(yields)], beforeText: yieldsBeforeText };
-  });
+/** The document states the yields came in, and how many came before the sentence showed. */
+async function yields(page: Page): Promise<{ states: string[]; beforeText: number }> {
+  const { at } = await firstText(page);
+  return page.evaluate((textAt) => {
+    const { yields } = window as unknown as { yields: Array<{ state: string; at: number }> };
+    return { states: [...new Set(yields.map(({ state }) => state))], beforeText: yields.filter(({ at }) => at <= textAt).length };
+  }, at);
+}
 
 it('after load, the start and the first count wait for tasks of their own: two yields before each render', async () => {
   const context = await browser.newContext();
@@ -62,7 +60,6 @@ it('after load, the start and the first count wait for tasks of their own: two y
   await watchYields(page);
   await page.goto(`${site.url}/after-load.html`);
   await expect.poll(() => page.locator('live-visitors [part="text"]').textContent(), { timeout: 10_000 }).toBe(SENTENCE);
-  await expect.poll(async () => (await yields(page)).beforeText).not.toBeNull();
   const { states, beforeText } = await yields(page);
   // The first render (asking the service) and the render of its answer.
   expect(beforeText).toBeGreaterThanOrEqual(4);
@@ -78,7 +75,6 @@ it('while the page loads, a stored count renders without waiting, in time for th
   const page = await context.newPage();
   await watchYields(page);
   await page.goto(`${site.url}/with-page.html`);
-  await expect.poll(async () => (await yields(page)).beforeText, { timeout: 10_000 }).not.toBeNull();
   expect((await yields(page)).beforeText).toBe(0);
   await context.close();
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readmeSnippet } from '../support/readme-snippet.js';
 import { launchChromium } from './support/chromium.js';
 import { type CountingEmulator, startCountingEmulator } from './support/counting-emulator.js';
+import { firstText, recordFirstText } from './support/first-text.js';
 import { type StaticSite, startStaticSite } from './support/static-site.js';
 
 // The README's snippet, word for word, on a shop page: when it fetches the element, that the
@@ -56,23 +57,13 @@ async function openShop(context: BrowserContext, { fromShop = false } = {}): Pro
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.addInitScript(() => {
-    const record = window as unknown as { shifts: number[]; frames: number; textFrame: number | null; textAt: number };
-    record.shifts = [];
+    const shifts: number[] = [];
+    (window as unknown as { shifts: number[] }).shifts = shifts;
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) record.shifts.push((entry as unknown as { value: number }).value);
+      for (const entry of list.getEntries()) shifts.push((entry as unknown as { value: number }).value);
     }).observe({ type: 'layout-shift', buffered: true });
-    // Which animation frame first had the sentence: the page gets none while a render-blocking script loads.
-    record.frames = 0;
-    record.textFrame = null;
-    const look = () => {
-      record.frames += 1;
-      if (document.querySelector('live-visitors')?.shadowRoot?.querySelector('[part="text"]')?.textContent) {
-        record.textFrame = record.frames;
-        record.textAt = performance.now();
-      } else requestAnimationFrame(look);
-    };
-    requestAnimationFrame(look);
   });
+  await recordFirstText(page);
   if (fromShop) {
     await page.goto(`${site.url}/category.html`);
     await Promise.all([page.waitForURL('**/offer.html'), page.click('a')]);
@@ -81,19 +72,21 @@ async function openShop(context: BrowserContext, { fromShop = false } = {}): Pro
 }
 
 const sentence = (page: Page) => page.locator('live-visitors [part="text"]');
+const showsSentence = (page: Page) => expect.poll(() => sentence(page).textContent(), { timeout: 10_000 }).toBe(SENTENCE);
+
+/** A shopper's browser after a first visit, with the count stored; and the service's request count by then. */
+async function returningShopper(): Promise<{ context: BrowserContext; requestsBefore: number }> {
+  const context = await browser.newContext();
+  const { page } = await openShop(context);
+  await showsSentence(page);
+  return { context, requestsBefore: service.realtimeRequests };
+}
 const shifts = (page: Page) => page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
-/** The animation frame that first had the sentence (1: the first frame), and how long before the first contentful paint. */
-const firstTextFrame = (page: Page) =>
-  page.evaluate(() => {
-    const { textFrame, textAt } = window as unknown as { textFrame: number | null; textAt: number };
-    const paint = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN;
-    return { frame: textFrame, beforePaint: paint - textAt };
-  });
 
 it(`on a first visit, fetches the element only ${SETTLE_MS} ms after the load event; the sentence then wraps onto the kept lines and moves nothing`, async () => {
   const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
   const { page, errors } = await openShop(context);
-  await expect.poll(() => sentence(page).textContent(), { timeout: 10_000 }).toBe(SENTENCE);
+  await showsSentence(page);
   const { load, bundle } = await loadAndBundleTimes(page);
   expect(bundle).not.toBeNull();
   expect(bundle! - load).toBeGreaterThanOrEqual(SETTLE_MS - 1);
@@ -108,19 +101,16 @@ it(`on a first visit, fetches the element only ${SETTLE_MS} ms after the load ev
 });
 
 it('for a returning shopper coming from another page of the shop, fetches the element at once and shows the stored count in the first frame, without asking the service', async () => {
-  const context = await browser.newContext();
-  const { page } = await openShop(context);
-  await expect.poll(() => sentence(page).textContent(), { timeout: 10_000 }).toBe(SENTENCE);
-  const requestsBefore = service.realtimeRequests;
+  const { context, requestsBefore } = await returningShopper();
   for (let visit = 0; visit < 3; visit += 1) {
     const { page: next } = await openShop(context, { fromShop: true });
-    await expect.poll(() => sentence(next).textContent(), { timeout: 10_000 }).toBe(SENTENCE);
+    await showsSentence(next);
     const { load, bundle } = await loadAndBundleTimes(next);
     expect(bundle).not.toBeNull();
     expect(bundle!).toBeLessThan(load);
-    const { frame, beforePaint } = await firstTextFrame(next);
+    const { frame, at, firstPaint } = await firstText(next);
     expect(frame).toBe(1);
-    expect(beforePaint).toBeGreaterThanOrEqual(0);
+    expect(firstPaint - at).toBeGreaterThanOrEqual(0);
     expect(await shifts(next)).toEqual([]);
     await next.close();
   }
@@ -129,12 +119,9 @@ it('for a returning shopper coming from another page of the shop, fetches the el
 });
 
 it('for a returning shopper opening the page directly (a bookmark), waits as on a first visit, then shows the stored count without asking the service', async () => {
-  const context = await browser.newContext();
-  const { page } = await openShop(context);
-  await expect.poll(() => sentence(page).textContent(), { timeout: 10_000 }).toBe(SENTENCE);
-  const requestsBefore = service.realtimeRequests;
+  const { context, requestsBefore } = await returningShopper();
   const { page: next } = await openShop(context);
-  await expect.poll(() => sentence(next).textContent(), { timeout: 10_000 }).toBe(SENTENCE);
+  await showsSentence(next);
   const { load, bundle } = await loadAndBundleTimes(next);
   expect(bundle! - load).toBeGreaterThanOrEqual(SETTLE_MS - 1);
   expect(service.realtimeRequests).toBe(requestsBefore);
@@ -151,7 +138,7 @@ it('with storage blocked (localStorage throws), coming from another page of the 
     });
   });
   const { page, errors } = await openShop(context, { fromShop: true });
-  await expect.poll(() => sentence(page).textContent(), { timeout: 10_000 }).toBe(SENTENCE);
+  await showsSentence(page);
   const { load, bundle } = await loadAndBundleTimes(page);
   expect(bundle! - load).toBeGreaterThanOrEqual(SETTLE_MS - 1);
   expect(errors).toEqual([]);
