@@ -82,7 +82,8 @@ function frameworkTypings() {
  * A copy of the manifest as the generators read it:
  * - an event's type is its detail's, since they write `CustomEvent<type>` (and `unknown` when
  *   untyped, where they would write `never`, which no handler could read);
- * - no read-only property, which a template cannot set;
+ * - no read-only property or attribute, which a template must not set (`state` is the element's
+ *   own, reflected for styling);
  * - no attribute without a property of its own (the native `lang`, which the element only
  *   observes): a generated file would look up `LiveVisitors['undefined']`, and every framework
  *   types `lang` already.
@@ -90,7 +91,7 @@ function frameworkTypings() {
 function generatorView(manifest) {
   const view = structuredClone(manifest);
   for (const element of customElements(view)) {
-    element.attributes = element.attributes?.filter((attribute) => attribute.fieldName);
+    element.attributes = element.attributes?.filter((attribute) => attribute.fieldName && !attribute.readonly);
     element.members = element.members?.filter((member) => !member.readonly);
     for (const event of element.events ?? []) {
       const type = event.type?.text;

@@ -95,7 +95,10 @@ export class LiveVisitors extends ReactiveElement {
   declare disclosureText: string | null;
   /** Share of browsers (0 to 0.9) kept from the sentence as an experiment's control group. */
   declare holdout: number;
-  /** `loading`, `live`, `stale` or `unavailable`: reflected for styling; set by the element. */
+  /**
+   * `loading`, `live`, `stale` or `unavailable`: reflected for styling; set by the element.
+   * @readonly
+   */
   declare state: WidgetState;
 
   readonly #visitors = new VisitorsController(this);
