@@ -136,7 +136,7 @@ export async function benchLighthouse(): Promise<void> {
         const difference = (key: keyof Audit, other = runs.with) =>
           median(other.map((audit) => audit[key])) - median(runs.without.map((audit) => audit[key]));
         // What the snippet really adds to the first parse, against what the simulation was shown.
-        const parseTask = `first parse task: CPU ${signedTenths(difference('parseCpu'))}, wall ${signedTenths(difference('parseWall'))}`;
+        const parseTask = `first parse task: CPU ${signed(difference('parseCpu'), 1)}, wall ${signed(difference('parseWall'), 1)}`;
         const noise = again.length
           ? ` (the same page without the widget, audited again: FCP ${signed(difference('fcp', again))}, LCP ${signed(difference('lcp', again))}, TBT ${signed(difference('tbt', again))})`
           : '';
@@ -160,5 +160,4 @@ export async function benchLighthouse(): Promise<void> {
   }
 }
 
-const signed = (value: number) => `${value >= 0 ? '+' : '−'}${Math.round(Math.abs(value))} ms`;
-const signedTenths = (value: number) => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(1)} ms`;
+const signed = (value: number, digits = 0) => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(digits)} ms`;
