@@ -1,6 +1,7 @@
 import '../src/define.js';
 import { clearFault, countRealtimeRequests, type FaultRequest, nudgeTraffic, setFault } from './emulator-controls.js';
 import scriptTagPage from './script-tag.html?raw';
+import { snippetParts } from './snippet-parts.js';
 
 const widget = document.querySelector('live-visitors')!;
 const form = document.querySelector<HTMLFormElement>('#settings')!;
@@ -31,11 +32,8 @@ const SNIPPET_DEFAULTS: Record<string, string> = { interval: '15', min: '1', 'ma
  * The README's snippet, for a shop's copy of the script: the script-tag page has it word for word
  * (test/readme-snippet.test.ts checks), indented as the page's `<head>` is.
  */
-const HEAD_SCRIPT = /<script>[\s\S]*?<\/script>/
-  .exec(scriptTagPage)![0]
-  .replace(/^ {4}/gm, '')
-  .replace("'/live-visitors.js'", "'https://your-cdn.example/live-visitors.js'");
-const KEPT_LINES = /<live-visitors[^>]*style="([^"]*)"/.exec(scriptTagPage)![1]!;
+const { script: pageScript, elementStyle: KEPT_LINES } = snippetParts(scriptTagPage);
+const HEAD_SCRIPT = pageScript!.replace(/^ {4}/gm, '').replace("'/live-visitors.js'", "'https://your-cdn.example/live-visitors.js'");
 const THEMES = ['default', 'subtle', 'badge', 'serif'];
 const LANGUAGES = 'en ar bg cs da de el es et fi fr he hi hr hu id it ja ko lt lv nb nl pl pt ro ru sk sl sv th tr uk vi zh zh-TW'.split(
   ' ',

@@ -2,15 +2,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { recordKey } from '../src/realtime/storage.js';
-import { readmeSnippet } from './support/readme-snippet.js';
-
-const collapse = (html: string) => html.replace(/\s+/g, ' ').trim();
+import { collapseWhitespace, readmeSnippet } from './support/readme-snippet.js';
 
 describe("the README's snippet", () => {
   it("is, word for word, the demo's script-tag page", () => {
     const demo = readFileSync(fileURLToPath(import.meta.url).replace(/test\/readme-snippet\.test\.ts$/, 'demo/script-tag.html'), 'utf8');
     const { script, elementStyle } = readmeSnippet('/live-visitors.js');
-    expect(collapse(demo)).toContain(collapse(script));
+    expect(collapseWhitespace(demo)).toContain(collapseWhitespace(script));
     expect(demo).toContain(`style="${elementStyle}"`);
   });
 

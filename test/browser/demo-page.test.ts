@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { README_SCRIPT_URL, readmeSnippet } from '../support/readme-snippet.js';
+import { collapseWhitespace, README_SCRIPT_URL, readmeSnippet } from '../support/readme-snippet.js';
 import { auditAccessibility, describeViolations } from './support/axe.js';
 import { launchChromium } from './support/chromium.js';
 import { SimulatedTime } from './support/simulated-time.js';
@@ -86,10 +86,9 @@ describe('the demo of `npm start` in headless Chromium', () => {
     const page = await browser.newPage();
     await page.goto(`${origin}/`);
     const { script, elementStyle } = readmeSnippet(README_SCRIPT_URL);
-    const collapse = (html: string) => html.replace(/\s+/g, ' ').trim();
     for (const id of ['snippet', 'snippet-relay']) {
       const text = (await page.locator(`#${id}`).textContent()) ?? '';
-      expect(collapse(text)).toContain(collapse(script));
+      expect(collapseWhitespace(text)).toContain(collapseWhitespace(script));
       expect(text).toMatch(new RegExp(`<live-visitors [^>]*style="${elementStyle}"></live-visitors>`));
     }
     await page.close();

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { snippetParts } from '../../demo/snippet-parts.js';
 
 /** The script URL in the README's snippet, which a shop replaces with its copy's. */
 export const README_SCRIPT_URL = 'https://your-cdn.example/live-visitors.js';
@@ -19,8 +20,7 @@ export interface Snippet {
 export function readmeSnippet(scriptUrl: string): Snippet {
   const readme = readFileSync(fileURLToPath(import.meta.url).replace(/test\/support\/readme-snippet\.ts$/, 'README.md'), 'utf8');
   const block = /## Quick start[\s\S]*?```html\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
-  const script = /<script>[\s\S]*?<\/script>/.exec(block)?.[0];
-  const elementStyle = /<live-visitors[^>]*style="([^"]*)"/.exec(block)?.[1];
+  const { script, elementStyle } = snippetParts(block);
   if (!script?.includes(README_SCRIPT_URL) || !elementStyle) {
     throw new Error(
       `README.md: the quick start's snippet is not where it was (a <script> adding ${README_SCRIPT_URL}, and an element with a style)`,
@@ -28,3 +28,6 @@ export function readmeSnippet(scriptUrl: string): Snippet {
   }
   return { script: script.replace(README_SCRIPT_URL, scriptUrl), elementStyle };
 }
+
+/** Markup with every run of whitespace made one space: the same snippet, indented differently. */
+export const collapseWhitespace = (html: string) => html.replace(/\s+/g, ' ').trim();
