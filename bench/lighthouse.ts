@@ -3,22 +3,13 @@
 // the service 250 ms away.
 import { findChromium, MISSING_CHROMIUM_MESSAGE } from '../test/browser/support/chromium.js';
 import { firstParseTask } from './first-parse-task.js';
+import { lighthouseChromeFlags } from './lighthouse-chrome-flags.js';
 import { API_LATENCY_MS, type LighthouseSites, PAGES, type PageName, startLighthouseSites } from './lighthouse-site.js';
 import { printTable, ratio } from './table.js';
 
 const RUNS = 5;
 /** The bar: FCP, LCP and TBT at most this much above the page without the widget, CLS below 0.001. */
 const TOLERANCE_MS = 16;
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 interface Audit {
   performance: number;
@@ -66,8 +57,9 @@ export async function benchLighthouse(): Promise<void> {
   let chrome: { port: number; kill(): void } | undefined;
   let sites: LighthouseSites | undefined;
   try {
-    const [{ default: lighthouse }, { launch }] = await Promise.all([import('lighthouse'), import('chrome-launcher')]);
-    [chrome, sites] = await Promise.all([launch({ chromePath, chromeFlags: CHROME_FLAGS, logLevel: 'silent' }), startLighthouseSites()]);
+    const [{ default: lighthouse }, { launch, Launcher }] = await Promise.all([import('lighthouse'), import('chrome-launcher')]);
+    const chromeFlags = lighthouseChromeFlags(Launcher.defaultFlags());
+    [chrome, sites] = await Promise.all([launch({ chromePath, chromeFlags, logLevel: 'silent' }), startLighthouseSites()]);
     let version = '';
     const audit = async (page: PageName, variant: 'with' | 'without', throttlingMethod: Throttling): Promise<Audit> => {
       // A new origin for every run: Lighthouse's storage reset leaves localStorage alone, and a
