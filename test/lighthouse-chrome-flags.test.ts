@@ -15,7 +15,7 @@ it("adds the omnibox popup to chrome-launcher's disabled features instead of rep
   expect(new Set(ours).size).toBe(ours!.length);
 });
 
-it('disables only the omnibox popup when the defaults disable nothing', () => {
+it('disables the omnibox popup when the defaults disable nothing, naming each feature once', () => {
   expect(disabledFeatures(lighthouseChromeFlags(['--no-first-run']))).toEqual([['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup']]);
   expect(disabledFeatures(lighthouseChromeFlags(['--disable-features=WebUIOmniboxPopup']))).toEqual([
     ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'],
