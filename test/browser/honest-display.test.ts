@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditAccessibility, describeViolations } from './support/axe.js';
 import { launchChromium } from './support/chromium.js';
 import { type CountingEmulator, startCountingEmulator } from './support/counting-emulator.js';
+import { layoutShifts, recordLayoutShifts } from './support/layout-shifts.js';
 import { type StaticSite, startStaticSite } from './support/static-site.js';
 import { sentence, shownText } from './support/widget.js';
 
@@ -54,13 +55,7 @@ async function open(html: string, options: BrowserContextOptions = {}): Promise<
   site.put(path, html);
   await tab.goto(`${site.url}${path}`);
   // Layout shifts are recorded from the start: the test reads their sum after each action.
-  await tab.evaluate(() => {
-    const shifts: number[] = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) shifts.push((entry as unknown as { value: number }).value);
-    }).observe({ type: 'layout-shift', buffered: true });
-    Object.assign(window, { shifts });
-  });
+  await tab.evaluate(recordLayoutShifts);
   return tab;
 }
 
@@ -88,8 +83,7 @@ function layout(tab: Page): Promise<string> {
   );
 }
 
-const layoutShift = (tab: Page) =>
-  tab.evaluate(() => (window as unknown as { shifts: number[] }).shifts.reduce((sum, value) => sum + value, 0));
+const layoutShift = async (tab: Page) => (await layoutShifts(tab)).reduce((sum, value) => sum + value, 0);
 
 async function expectAccessible(tab: Page, state: string): Promise<void> {
   const violations = await auditAccessibility(tab);

@@ -4,6 +4,7 @@ import { readmeSnippet } from '../support/readme-snippet.js';
 import { launchChromium } from './support/chromium.js';
 import { type CountingEmulator, startCountingEmulator } from './support/counting-emulator.js';
 import { firstText, recordFirstText } from './support/first-text.js';
+import { layoutShifts, recordLayoutShifts } from './support/layout-shifts.js';
 import { type StaticSite, startStaticSite } from './support/static-site.js';
 
 // The README's snippet, word for word, on a shop page: when it fetches the element, that the
@@ -56,13 +57,7 @@ async function openShop(context: BrowserContext, { fromShop = false } = {}): Pro
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.addInitScript(() => {
-    const shifts: number[] = [];
-    (window as unknown as { shifts: number[] }).shifts = shifts;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) shifts.push((entry as unknown as { value: number }).value);
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
+  await page.addInitScript(recordLayoutShifts);
   await recordFirstText(page);
   if (fromShop) {
     await page.goto(`${site.url}/category.html`);
@@ -81,7 +76,6 @@ async function returningShopper(): Promise<{ context: BrowserContext; requestsBe
   await showsSentence(page);
   return { context, requestsBefore: service.realtimeRequests };
 }
-const shifts = (page: Page) => page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
 
 it(`on a first visit, fetches the element only ${SETTLE_MS} ms after the load event; the sentence then wraps onto the kept lines and moves nothing`, async () => {
   const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
@@ -95,7 +89,7 @@ it(`on a first visit, fetches the element only ${SETTLE_MS} ms after the load ev
     .locator('live-visitors')
     .evaluate((element) => element.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(element).lineHeight));
   expect(Math.round(lines)).toBe(2);
-  expect(await shifts(page)).toEqual([]);
+  expect(await layoutShifts(page)).toEqual([]);
   expect(errors).toEqual([]);
   await context.close();
 });
@@ -111,7 +105,7 @@ it('for a returning shopper coming from another page of the shop, fetches the el
     const { frame, at, firstPaint } = await firstText(next);
     expect(frame).toBe(1);
     expect(firstPaint - at).toBeGreaterThanOrEqual(0);
-    expect(await shifts(next)).toEqual([]);
+    expect(await layoutShifts(next)).toEqual([]);
     await next.close();
   }
   expect(service.realtimeRequests).toBe(requestsBefore);
