@@ -91,7 +91,7 @@ export class LiveVisitors extends ReactiveElement {
   declare notation: Notation;
   /** `on`: hover, focus or a tap explains the number; `off` removes the explanation. */
   declare disclosure: 'on' | 'off';
-  /** Replaces the built-in explanation; `{time}` stands for when the count was collected. */
+  /** Replaces the built-in explanation; `{time}` stands for when the count was collected (24-hour digits until someone opens an explanation on the page). */
   declare disclosureText: string | null;
   /** Share of browsers (0 to 0.9) kept from the sentence as an experiment's control group. */
   declare holdout: number;
@@ -169,18 +169,11 @@ export class LiveVisitors extends ReactiveElement {
     if (name === 'lang') this.requestUpdate();
   }
 
-  // Once the page has loaded, no paint waits for a render: each render waits for a task of its own
-  // (where the browser can yield), and so does the page's first Intl formatter, which loads the
-  // engine's locale data: by far the slowest step of a first count (35 ms in a fresh Chromium page
-  // on our 2-core test machine). So neither the start nor a new count is one long task. Before
+  // Once the page has loaded, no paint waits for a render: each render waits for a task of its own,
+  // where the browser can yield, so neither the start nor a new count is one long task. Before
   // that, nothing waits: a stored count belongs in the first frame.
   protected override async scheduleUpdate(): Promise<void> {
-    const { scheduler } = globalThis as { scheduler?: { yield?(): Promise<void> } };
-    if (document.readyState === 'complete') {
-      await scheduler?.yield?.();
-      new Intl.DateTimeFormat();
-      await scheduler?.yield?.();
-    }
+    if (document.readyState === 'complete') await (globalThis as { scheduler?: { yield?(): Promise<void> } }).scheduler?.yield?.();
     super.scheduleUpdate();
   }
 
@@ -208,7 +201,7 @@ export class LiveVisitors extends ReactiveElement {
       notation === 'compact' ? notation : undefined,
     );
     const aboutLang = disclosureText ? locale : builtIn.lang;
-    const about = formatAbout(disclosureText || builtIn.texts.about, report!.timestamp, aboutLang);
+    const about = () => formatAbout(disclosureText || builtIn.texts.about, report!.timestamp, aboutLang);
     this.#dom.show(sentence, this.disclosure === 'off' ? null : about, aboutLang);
   }
 }

@@ -1,3 +1,4 @@
+import { formatCountTime } from './count-time.js';
 import { type BuiltInTexts, DEFAULT_LANGUAGE, writesPlainDigits } from './locales/catalog.js';
 
 /** Templates from the element's attributes; any of them may be unset. */
@@ -46,5 +47,5 @@ export function formatMessage(
 
 /** The disclosure: `template` with `{time}` as the local time (the page's time zone) the count was collected. */
 export function formatAbout(template: string, timestamp: string, lang: string): string {
-  return template.replace('{time}', new Intl.DateTimeFormat(lang, { timeStyle: 'short' }).format(new Date(timestamp)));
+  return template.replace('{time}', formatCountTime(new Date(timestamp), lang));
 }

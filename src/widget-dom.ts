@@ -12,6 +12,8 @@ export class WidgetDom {
   readonly #text = part('span', 'text');
   readonly #base = part('span', 'base', part('span', 'indicator'), this.#text);
   readonly #disclosure: HTMLElement;
+  /** The disclosure's text, written again when it opens: its time then takes the language's own style. */
+  #about: (() => string) | null = null;
   /** The sentence on screen, so an unchanged one (the same count a minute later) touches nothing. */
   #painted: string | null = null;
   /** The count on screen, or null while the fallback shows: a different one is highlighted. */
@@ -19,19 +21,20 @@ export class WidgetDom {
 
   constructor(root: ShadowRoot) {
     this.#root = root;
-    this.#disclosure = disclosureFor(root.host as HTMLElement);
+    this.#disclosure = disclosureFor(root.host as HTMLElement, () => this.#writeAbout());
     this.#fallback.name = 'fallback';
     // The dot is decoration: the sentence says it all.
     this.#base.firstElementChild!.setAttribute('aria-hidden', 'true');
   }
 
-  /** Shows the sentence with its disclosure (`about` in `aboutLang`, none when off), or the `fallback` slot when there is none. */
-  show(sentence: Sentence | null, about: string | null, aboutLang: string): void {
+  /** Shows the sentence with its disclosure (`about`'s text in `aboutLang`, none when off), or the `fallback` slot when there is none. */
+  show(sentence: Sentence | null, about: (() => string) | null, aboutLang: string): void {
     if (sentence) this.#paint(sentence);
     else this.#painted = this.#count = null;
+    this.#about = about;
     if (about) {
       this.#disclosure.lang = aboutLang;
-      if (this.#disclosure.textContent !== about) this.#disclosure.textContent = about;
+      this.#writeAbout();
       // The sentence is the disclosure's trigger: one tab stop, described by it.
       this.#base.tabIndex = 0;
       this.#base.setAttribute('aria-describedby', this.#disclosure.id);
@@ -42,6 +45,11 @@ export class WidgetDom {
     this.#place(this.#base, !!sentence);
     this.#place(this.#disclosure, !!sentence && !!about);
     this.#place(this.#fallback, !sentence);
+  }
+
+  #writeAbout(): void {
+    const text = this.#about?.();
+    if (text !== undefined && this.#disclosure.textContent !== text) this.#disclosure.textContent = text;
   }
 
   /** Only our own nodes move: where a browser cannot adopt stylesheets, Lit put <style> elements here too. */

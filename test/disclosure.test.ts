@@ -33,8 +33,13 @@ async function widget(attributes = '', lang?: string): Promise<LiveVisitors> {
 
 const base = (el: LiveVisitors) => el.shadowRoot!.querySelector<HTMLElement>('[part="base"]')!;
 const disclosure = (el: LiveVisitors) => el.shadowRoot!.querySelector<HTMLElement>('[part="disclosure"]');
-/** The fake clock's time now (when the fake service stamps its report), as a short English time. */
-const shortTime = (lang = 'en', at = Date.now()) => new Intl.DateTimeFormat(lang, { timeStyle: 'short' }).format(at);
+/** The fake clock's time now (when the fake service stamps its report), in 24-hour digits: how it reads until someone opens a disclosure. */
+const digitsTime = (at = Date.now()) => {
+  const date = new Date(at);
+  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+};
+/** The same time in a language's own way: how it reads once someone has opened a disclosure on the page. */
+const ownStyleTime = (lang: string, at = Date.now()) => new Intl.DateTimeFormat(lang, { timeStyle: 'short' }).format(at);
 const pressEscape = () => document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
 
 describe('the disclosure (on by default)', () => {
@@ -52,9 +57,28 @@ describe('the disclosure (on by default)', () => {
     const el = await widget();
     const collectedAt = el.updatedAt!.getTime();
     expect(disclosure(el)!.textContent).toBe(
-      `Unique visitors on this whole site in the last 3 minutes · updated ${shortTime('en', collectedAt)}`,
+      `Unique visitors on this whole site in the last 3 minutes · updated ${digitsTime(collectedAt)}`,
     );
     expect(disclosure(el)!.lang).toBe('en');
+  });
+
+  // The page's first Intl.DateTimeFormat is a long task on a phone: it waits for a reader.
+  it("writes the time in the language's own way as the pointer comes, before the tooltip shows, and from then on on the whole page", async () => {
+    const el = await widget();
+    const text = () => disclosure(el)!.textContent;
+    expect(ownStyleTime('en')).not.toBe(digitsTime());
+    expect(text()).toContain(`updated ${digitsTime()}`);
+    el.dispatchEvent(new PointerEvent('pointerenter'));
+    // At once: no update waited for.
+    expect(text()).toBe(`Unique visitors on this whole site in the last 3 minutes · updated ${ownStyleTime('en')}`);
+    const other = await widget();
+    expect(disclosure(other)!.textContent).toContain(`updated ${ownStyleTime('en')}`);
+  });
+
+  it("writes the time in the language's own way as keyboard focus comes, so a screen reader reads it so", async () => {
+    const el = await widget();
+    base(el).focus();
+    expect(disclosure(el)!.textContent).toContain(`updated ${ownStyleTime('en')}`);
   });
 
   it('follows a new report with a new timestamp', async () => {
@@ -63,12 +87,12 @@ describe('the disclosure (on by default)', () => {
     await settle(el, MINUTE);
     expect(service.requests).toHaveLength(2);
     expect(disclosure(el)!.textContent).not.toBe(first);
-    expect(disclosure(el)!.textContent).toContain(`updated ${shortTime()}`);
+    expect(disclosure(el)!.textContent).toContain(`updated ${digitsTime()}`);
   });
 
   it('disclosure-text replaces the text, {time} included', async () => {
     const el = await widget('disclosure-text="Visitors in the last 3 minutes (as of {time})"');
-    expect(disclosure(el)!.textContent).toBe(`Visitors in the last 3 minutes (as of ${shortTime()})`);
+    expect(disclosure(el)!.textContent).toBe(`Visitors in the last 3 minutes (as of ${digitsTime()})`);
   });
 
   it('disclosure="off" leaves no tab stop, no description and no tooltip', async () => {
@@ -94,20 +118,20 @@ describe('the language of the disclosure', () => {
     const el = await widget('', 'de');
     expect(disclosure(el)!.lang).toBe('de');
     expect(disclosure(el)!.textContent).toBe(
-      `Eindeutige Besucher auf der gesamten Website in den letzten 3 Minuten · aktualisiert um ${shortTime('de')}`,
+      `Eindeutige Besucher auf der gesamten Website in den letzten 3 Minuten · aktualisiert um ${digitsTime()}`,
     );
   });
 
   it('is English, marked so, on a page in a language without texts (Icelandic)', async () => {
     const el = await widget('', 'is');
     expect(disclosure(el)!.lang).toBe('en');
-    expect(disclosure(el)!.textContent).toContain(`updated ${shortTime('en')}`);
+    expect(disclosure(el)!.textContent).toContain(`updated ${digitsTime()}`);
   });
 
   it("is the page's for a custom disclosure-text, its {time} too", async () => {
     const el = await widget('disclosure-text="Besucher der letzten 3 Minuten, Stand {time}"', 'is');
     expect(disclosure(el)!.lang).toBe('is');
-    expect(disclosure(el)!.textContent).toBe(`Besucher der letzten 3 Minuten, Stand ${shortTime('is')}`);
+    expect(disclosure(el)!.textContent).toBe(`Besucher der letzten 3 Minuten, Stand ${digitsTime()}`);
   });
 });
 

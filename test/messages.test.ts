@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { writeTimesInOwnStyle } from '../src/count-time.js';
 import { type BuiltInTexts, builtInLanguages, builtInTexts, writesPlainDigits } from '../src/locales/catalog.js';
 import { type CustomTemplates, formatAbout, formatMessage, resolveLocale } from '../src/messages.js';
 import { languageLoaded as loaded } from './support/languages.js';
@@ -186,10 +187,17 @@ describe('formatMessage with custom templates', () => {
 });
 
 describe('formatAbout', () => {
-  it('puts the local time the count was collected in place of {time}, in the given language', () => {
+  afterEach(() => writeTimesInOwnStyle(false));
+
+  it("puts the local time the count was collected in place of {time}: in digits, then in the language's own way", () => {
     const timestamp = '2026-11-22T12:04:00.000Z';
-    const time = new Intl.DateTimeFormat('de', { timeStyle: 'short' }).format(new Date(timestamp));
-    expect(formatAbout('Stand {time}.', timestamp, 'de')).toBe(`Stand ${time}.`);
+    const at = new Date(timestamp);
+    const digits = `${String(at.getHours()).padStart(2, '0')}:04`;
+    expect(formatAbout('Stand {time}.', timestamp, 'de')).toBe(`Stand ${digits}.`);
+    expect(formatAbout(texts.get('en')!.texts.about, timestamp, 'en')).toBe(
+      `Unique visitors on this whole site in the last 3 minutes · updated ${digits}`,
+    );
+    writeTimesInOwnStyle();
     expect(formatAbout(texts.get('en')!.texts.about, timestamp, 'en')).toMatch(
       /^Unique visitors on this whole site in the last 3 minutes · updated \d{1,2}:04\s?(AM|PM)$/,
     );

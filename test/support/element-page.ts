@@ -1,5 +1,6 @@
 import { fixture, fixtureCleanup } from '@open-wc/testing';
 import { vi } from 'vitest';
+import { writeTimesInOwnStyle } from '../../src/count-time.js';
 import type { LiveVisitors } from '../../src/live-visitors.js';
 import { type Environment, setEnvironment } from '../../src/realtime/environment.js';
 import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './fake-browser.js';
@@ -49,6 +50,8 @@ export async function mountWidget(websiteId: string, attributes = ''): Promise<L
 /** After each element test: remove the fixtures, let their last timers run, restore the environment and real time. */
 export async function closePage(restoreEnvironment: () => void): Promise<void> {
   fixtureCleanup();
+  // The next page starts with times in digits again: nobody has opened a disclosure there yet.
+  writeTimesInOwnStyle(false);
   if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(0);
   restoreEnvironment();
   vi.useRealTimers();
