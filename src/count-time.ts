@@ -1,9 +1,10 @@
 /**
  * When a count was collected, as the disclosure writes it. A page's first `Intl.DateTimeFormat`
- * loads the engine's date data: 20 to 46 ms in a fresh Chromium page on our 2-core test machine,
- * several times that on a phone, a long task on every first visit for a text few people open.
- * So until someone opens a disclosure on this page, the time is written in 24-hour digits, which
- * every language reads ("14:05"); from then on, in the language's own way ("2:05 PM").
+ * loads the engine's date data: about 40 ms in a fresh Chromium page on our 2-core test machine
+ * (medians of 34 to 46), several times that on a phone, a long task on every first visit for a
+ * text few people open. So until someone opens a disclosure on this page, the time is written in
+ * 24-hour digits, which every language reads ("14:05"); from then on, in the language's own way
+ * ("2:05 PM").
  */
 let inOwnStyle = false;
 
