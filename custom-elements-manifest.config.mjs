@@ -21,7 +21,7 @@ export default {
   globs: ['src/**/*.ts'],
   outdir,
   litelement: true,
-  plugins: [eventTypesFromEventMap(), frameworkTypings()],
+  plugins: [eventTypesFromEventMap(), symbolKeyedPropertiesHidden(), frameworkTypings()],
 };
 
 /**
@@ -51,6 +51,25 @@ function eventTypesFromEventMap() {
       for (const event of customElements(customElementsManifest).flatMap((element) => element.events ?? [])) {
         const declared = eventTypes.get(event.name);
         if (!event.type && declared) event.type = { text: aliases.get(declared) ?? declared };
+      }
+    },
+  };
+}
+
+/**
+ * A reactive property keyed by a symbol is the element's own business, not its API: the element
+ * observes its native `lang` attribute through one. The manifest keeps `lang` as an attribute with
+ * no field behind it, as it lists every attribute the element observes, and no member named
+ * `[OWN_LANG]`, which no framework could spell.
+ */
+function symbolKeyedPropertiesHidden() {
+  const symbolKeyed = (name) => name?.startsWith('[') ?? false;
+  return {
+    name: 'live-visitors:symbol-keyed-properties-hidden',
+    packageLinkPhase({ customElementsManifest }) {
+      for (const element of customElements(customElementsManifest)) {
+        element.members = element.members?.filter((member) => !symbolKeyed(member.name));
+        for (const attribute of element.attributes ?? []) if (symbolKeyed(attribute.fieldName)) delete attribute.fieldName;
       }
     },
   };

@@ -35,7 +35,9 @@ export async function gzipWithout(modules: string[]): Promise<number> {
       configFile: resolve('vite.config.ts'),
       logLevel: 'silent',
       plugins: [without(modules)],
-      build: { outDir: directory, emptyOutDir: true, sourcemap: false },
+      // The config's own source map setting: the file then ends as the shipped one does, with its
+      // sourceMappingURL line, so "with all" is the size the budget is checked against.
+      build: { outDir: directory, emptyOutDir: true },
     });
     return gzipSync(await readFile(join(directory, 'live-visitors.js')), { level: 9 }).length;
   } finally {

@@ -8,9 +8,14 @@
  */
 let inOwnStyle = false;
 
-/** From now on, times are written in each language's own way: someone is reading one. (`false`: a new page, for tests.) */
-export function writeTimesInOwnStyle(inOwn = true): void {
-  inOwnStyle = inOwn;
+/** From now on, times are written in each language's own way: someone is reading one. */
+export function writeTimesInOwnStyle(): void {
+  inOwnStyle = true;
+}
+
+/** Times in digits again, as on a new page: for tests. */
+export function writeTimesInDigits(): void {
+  inOwnStyle = false;
 }
 
 /** The local time (the page's time zone) of `at`. */

@@ -13,7 +13,7 @@ import { listen } from './realtime/environment.js';
 export function disclosureFor(host: HTMLElement, opening: () => void): HTMLElement {
   const disclosure = part('span', 'disclosure');
   disclosure.id = 'disclosure';
-  disclosure.setAttribute('role', 'tooltip');
+  disclosure.role = 'tooltip';
   const dismiss = (event: Event) => {
     if ((event as KeyboardEvent).key === 'Escape') disclosure.hidden = true;
   };

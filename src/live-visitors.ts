@@ -21,6 +21,12 @@ function localeOf(element: Element): string {
   return resolveLocale(lang);
 }
 
+/**
+ * The element's own `lang` attribute, observed so that a change re-renders the sentence. A symbol,
+ * not a name: `lang` stays the native attribute and property (it reflects, and assistive
+ * technology reads it), and the element gains no public property for it.
+ */
+const OWN_LANG = Symbol();
 /** `interval=""` (an empty CMS setting, say) means the default, not `Number("")`, which is 0. */
 const numberOrUnset = (value: string | null) => (value?.trim() ? Number(value) : null);
 
@@ -67,6 +73,7 @@ export class LiveVisitors extends ReactiveElement {
     disclosureText: { attribute: 'disclosure-text' },
     holdout: { converter: numberOrUnset },
     state: { reflect: true },
+    [OWN_LANG]: { attribute: 'lang' },
   };
 
   /** Identifier of the website whose visitors are counted (required). */
@@ -155,18 +162,6 @@ export class LiveVisitors extends ReactiveElement {
   async refresh(): Promise<void> {
     await this.updateComplete;
     this.#visitors.refresh();
-  }
-
-  // `lang` stays the native attribute and property (so it reflects and assistive technology sees
-  // it); the element only needs to re-render when it changes.
-  static override get observedAttributes(): string[] {
-    // biome-ignore lint/complexity/noThisInStatic: extending the base class's static getter is the point.
-    return [...super.observedAttributes, 'lang'];
-  }
-
-  override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
-    super.attributeChangedCallback(name, old, value);
-    if (name === 'lang') this.requestUpdate();
   }
 
   // Once the page has loaded, no paint waits for a render: each render waits for a task of its own,

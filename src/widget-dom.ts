@@ -43,13 +43,14 @@ export class WidgetDom {
       this.#base.removeAttribute('aria-describedby');
     }
     this.#place(this.#base, !!sentence);
-    this.#place(this.#disclosure, !!sentence && !!about);
+    this.#place(this.#disclosure, !!(sentence && about));
     this.#place(this.#fallback, !sentence);
   }
 
+  /** Without an `about`, the disclosure is out of the page: its text no longer matters. */
   #writeAbout(): void {
-    const text = this.#about?.();
-    if (text !== undefined && this.#disclosure.textContent !== text) this.#disclosure.textContent = text;
+    const text = this.#about?.() ?? '';
+    if (this.#disclosure.textContent !== text) this.#disclosure.textContent = text;
   }
 
   /** Only our own nodes move: where a browser cannot adopt stylesheets, Lit put <style> elements here too. */

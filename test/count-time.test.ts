@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatCountTime, writeTimesInOwnStyle } from '../src/count-time.js';
+import { formatCountTime, writeTimesInDigits, writeTimesInOwnStyle } from '../src/count-time.js';
 
 // A zone away from UTC, so a time in UTC instead of the page's local time would show.
 let zone: string | undefined;
@@ -10,7 +10,7 @@ beforeEach(() => {
 afterEach(() => {
   process.env.TZ = zone;
   if (zone === undefined) delete process.env.TZ;
-  writeTimesInOwnStyle(false);
+  writeTimesInDigits();
 });
 
 const AFTERNOON = new Date('2026-11-22T19:04:00.000Z');

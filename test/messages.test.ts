@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { writeTimesInOwnStyle } from '../src/count-time.js';
+import { writeTimesInDigits, writeTimesInOwnStyle } from '../src/count-time.js';
 import { type BuiltInTexts, builtInLanguages, builtInTexts, writesPlainDigits } from '../src/locales/catalog.js';
 import { type CustomTemplates, formatAbout, formatMessage, resolveLocale } from '../src/messages.js';
 import { languageLoaded as loaded } from './support/languages.js';
@@ -187,7 +187,7 @@ describe('formatMessage with custom templates', () => {
 });
 
 describe('formatAbout', () => {
-  afterEach(() => writeTimesInOwnStyle(false));
+  afterEach(() => writeTimesInDigits());
 
   it("puts the local time the count was collected in place of {time}: in digits, then in the language's own way", () => {
     const timestamp = '2026-11-22T12:04:00.000Z';

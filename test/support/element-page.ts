@@ -1,6 +1,6 @@
 import { fixture, fixtureCleanup } from '@open-wc/testing';
 import { vi } from 'vitest';
-import { writeTimesInOwnStyle } from '../../src/count-time.js';
+import { writeTimesInDigits } from '../../src/count-time.js';
 import type { LiveVisitors } from '../../src/live-visitors.js';
 import { type Environment, setEnvironment } from '../../src/realtime/environment.js';
 import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './fake-browser.js';
@@ -51,7 +51,7 @@ export async function mountWidget(websiteId: string, attributes = ''): Promise<L
 export async function closePage(restoreEnvironment: () => void): Promise<void> {
   fixtureCleanup();
   // The next page starts with times in digits again: nobody has opened a disclosure there yet.
-  writeTimesInOwnStyle(false);
+  writeTimesInDigits();
   if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(0);
   restoreEnvironment();
   vi.useRealTimers();
