@@ -63,7 +63,7 @@ function eventTypesFromEventMap() {
  * `[OWN_LANG]`, which no framework could spell.
  */
 function symbolKeyedPropertiesHidden() {
-  const symbolKeyed = (name) => name?.startsWith('[') ?? false;
+  const symbolKeyed = (name) => name?.startsWith('[');
   return {
     name: 'live-visitors:symbol-keyed-properties-hidden',
     packageLinkPhase({ customElementsManifest }) {
