@@ -1,12 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Five suites in one `npm test`:
+ * Six suites in one `npm test`:
  * - `unit`: the element and its data layer in happy-dom, with fake timers and a stubbed fetch;
  * - `emulator` and `relay`: the server parts in Node, over real loopback HTTP;
  * - `browser`: headless Chromium (the system's, never downloaded) driven by Playwright against
  *   the built bundle and the emulator, for what happy-dom cannot prove;
- * - `typings`: the generated framework typings, with each framework's own checker on a tiny app.
+ * - `typings`: the generated framework typings, with each framework's own checker on a tiny app;
+ * - `integrations`: each platform's room under `integrations/` (Shopify, Tag Manager, WordPress),
+ *   checked with the platform's own tools where they run offline, and in Chromium.
  */
 export default defineConfig({
   resolve: {
@@ -58,6 +60,19 @@ export default defineConfig({
           hookTimeout: 60_000,
           // One checker per core: each is a whole compiler, and these machines have two.
           maxConcurrency: 2,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integrations',
+          environment: 'node',
+          include: ['integrations/*/test/**/*.test.ts'],
+          globalSetup: ['test/browser/support/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          // Real servers (WordPress, MariaDB, PHP) and Chromium: one file at a time on two cores.
+          fileParallelism: false,
         },
       },
     ],
