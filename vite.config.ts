@@ -44,7 +44,8 @@ export function productionMode(): Plugin {
 
 /**
  * The script-tag build's languages: each `src/locales/<tag>.ts` but English becomes
- * `locales/<tag>.js` beside the bundle, and the bundle loads them with one template import,
+ * `live-visitors-lang-<tag>.js` beside the bundle (one flat folder, as Shopify's assets/ needs),
+ * and the bundle loads them with one template import,
  * resolved from its own URL (so a CDN copy finds its own). Vite's usual rewrite of the 35 literal
  * imports in `on-demand.ts` costs 225 B gzip more, and its preload helper 1.9 KB.
  */
@@ -57,14 +58,14 @@ function languageFiles(): Plugin {
     name: 'live-visitors:language-files',
     apply: 'build',
     buildStart() {
-      for (const tag of languages) this.emitFile({ type: 'chunk', id: `${directory}/${tag}.ts`, fileName: `locales/${tag}.js` });
+      for (const tag of languages) this.emitFile({ type: 'chunk', id: `${directory}/${tag}.ts`, fileName: `live-visitors-lang-${tag}.js` });
     },
     load(id) {
       if (!id.endsWith('/src/locales/on-demand.ts')) return null;
       // The list and a loader, as src/locales/on-demand.ts exports them: `import()` only for a listed language.
       return [
         `export const ON_DEMAND_LANGUAGES = ${JSON.stringify(languages.join(' '))}.split(' ');`,
-        `export const loadLanguage = (key) => ON_DEMAND_LANGUAGES.includes(key) ? import(/* @vite-ignore */ \`./locales/\${key}.js\`) : undefined;`,
+        `export const loadLanguage = (key) => ON_DEMAND_LANGUAGES.includes(key) ? import(/* @vite-ignore */ \`./live-visitors-lang-\${key}.js\`) : undefined;`,
       ].join('\n');
     },
   };
@@ -109,7 +110,8 @@ function terserAfterOxc(): Plugin {
  * - `vite` (npm start) serves the marketers' demo from demo/, with the emulated service on the
  *   same origin and the built script-tag bundle at /live-visitors.js;
  * - `vite build` writes dist/live-visitors.js, the self-contained, minified script-tag bundle
- *   (Lit included, production build), with the language files in dist/locales/. Library mode
+ *   (Lit included, production build), with its language files and lazy chunks beside it as
+ *   dist/live-visitors-<name>.js. Library mode
  *   for its output without Vite's preload helper; oxc minifies, then terser (below).
  * The package's builds for bundler users are vite.library.config.ts (production) and `tsc`
  * (tsconfig.build.json: the development build and the type declarations), both keeping Lit external.
@@ -133,7 +135,9 @@ export default defineConfig({
     lib: { entry: here('src/define.ts'), formats: ['es'], fileName: () => 'live-visitors.js' },
     rolldownOptions: {
       preserveEntrySignatures: 'exports-only',
-      output: { chunkFileNames: 'locales/[name].js' },
+      // One flat folder: a Shopify theme app extension's assets/ has no subfolders, and the same
+      // layout then serves Shopify, the WordPress plugin's folder and a CDN alike.
+      output: { chunkFileNames: 'live-visitors-[name].js' },
     },
   },
 });

@@ -21,8 +21,8 @@ type Loader = keyof typeof LOADERS;
 const CASES: Array<{ visit: 'warm' | 'first visit'; lang: string; where: string; loader: Loader }> = [
   { visit: 'warm', lang: 'en', where: 'in the bundle', loader: 'README snippet' },
   { visit: 'warm', lang: 'en', where: 'in the bundle', loader: 'script tag' },
-  { visit: 'warm', lang: 'de', where: 'locales/de.js', loader: 'README snippet' },
-  { visit: 'warm', lang: 'de', where: 'locales/de.js', loader: 'script tag' },
+  { visit: 'warm', lang: 'de', where: 'live-visitors-lang-de.js', loader: 'README snippet' },
+  { visit: 'warm', lang: 'de', where: 'live-visitors-lang-de.js', loader: 'script tag' },
   { visit: 'first visit', lang: 'en', where: 'in the bundle', loader: 'README snippet' },
   { visit: 'first visit', lang: 'en', where: 'in the bundle', loader: 'script tag' },
 ];

@@ -82,12 +82,12 @@ async function benchFeatureCosts(): Promise<void> {
 
 /** The language files beside the bundle, fetched only by pages in their language. */
 async function benchLanguageFiles(): Promise<void> {
-  const directory = resolve('dist/locales');
-  const files = (await readdir(directory)).filter((file) => file.endsWith('.js')).sort();
+  const directory = resolve('dist');
+  const files = (await readdir(directory)).filter((file) => /^live-visitors-lang-[\w-]+\.js$/.test(file)).sort();
   const sizes = await Promise.all(files.map(async (file) => ({ file, ...compressed(await readFile(join(directory, file))) })));
   const gzips = sizes.map(({ gzip }) => gzip);
-  printTable(`On-demand language files (dist/locales/, ${files.length} files)`, [
-    ...sizes.map(({ file, raw, gzip }) => ({ file: `locales/${file}`, minified: `${raw} B`, gzip: `${gzip} B` })),
+  printTable(`On-demand language files (dist/live-visitors-lang-<tag>.js, ${files.length} files)`, [
+    ...sizes.map(({ file, raw, gzip }) => ({ file, minified: `${raw} B`, gzip: `${gzip} B` })),
     { file: 'largest', minified: '', gzip: `${Math.max(...gzips)} B` },
   ]);
 }

@@ -10,7 +10,7 @@ export interface StaticSite {
 }
 
 /**
- * Serves the built `dist/live-visitors.js` with its language files beside it (`/locales/*.js`)
+ * Serves the built `dist/live-visitors.js` with the files beside it (`/live-visitors-*.js`)
  * and pages the tests write, on 127.0.0.1, as a shop's web server would: the pages are plain
  * HTML, the widget comes from one script tag.
  */
