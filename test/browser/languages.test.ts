@@ -53,7 +53,7 @@ async function open(html: string, delayMs: number | 'missing' = 0): Promise<{ ta
   const context = await browser.newContext({ viewport: { width: 900, height: 700 } });
   contexts.push(context);
   const languageRequests: string[] = [];
-  await context.route('**/locales/*.js', async (route) => {
+  await context.route('**/live-visitors-lang-*.js', async (route) => {
     languageRequests.push(new URL(route.request().url()).pathname);
     if (delayMs === 'missing') return route.fulfill({ status: 404, body: 'Not found' });
     if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -86,7 +86,7 @@ describe('a language beyond English', () => {
     await expect.poll(() => shownText(widgets.first()), { timeout: 10_000 }).toBe('23 Personen sehen sich gerade in diesem Shop um');
     for (let index = 0; index < 3; index += 1)
       expect(await shownText(widgets.nth(index))).toBe('23 Personen sehen sich gerade in diesem Shop um');
-    expect(languageRequests).toEqual(['/locales/de.js']);
+    expect(languageRequests).toEqual(['/live-visitors-lang-de.js']);
     const seen = await tab.evaluate(() => [...(window as unknown as { seen: Set<string> }).seen]);
     expect(seen.sort()).toEqual(['23 Personen sehen sich gerade in diesem Shop um', 'fallback']);
     expect(await tab.locator('live-visitors [part="text"]').first().getAttribute('lang')).toBe('de');
@@ -101,7 +101,7 @@ describe('a language beyond English', () => {
     expect(service.realtimeRequests).toBe(requestsBefore);
   });
 
-  it('whose file is missing (a copy without locales/) shows English, marked lang="en", after one request', async () => {
+  it('whose file is missing (a copy without its language files) shows English, marked lang="en", after one request', async () => {
     const { tab, languageRequests } = await open(page('de', { elements: 2 }), 'missing');
     const text = tab.locator('live-visitors').first().locator('[part="text"]');
     await expect.poll(() => text.textContent(), { timeout: 10_000 }).toBe('23 people are browsing this shop right now');
@@ -112,7 +112,7 @@ describe('a language beyond English', () => {
       .first()
       .evaluate((element) => (element as HTMLElement & { refresh(): Promise<void> }).refresh());
     await tab.waitForTimeout(300);
-    expect(languageRequests).toEqual(['/locales/de.js']);
+    expect(languageRequests).toEqual(['/live-visitors-lang-de.js']);
   });
 });
 
