@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_BACKOFF_MS } from '../src/realtime/backoff.js';
 import { type FeedKey, type FeedSnapshot, VisitorFeed } from '../src/realtime/feed.js';
+import { feedView } from '../src/view-state.js';
 import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
 import { FakeService } from './support/fake-service.js';
 
@@ -371,11 +372,31 @@ describe('answers from a relay or cache', () => {
     expect(page.latest().failure).toBeNull();
   });
 
-  it.each(['-5', 'junk', String(3 * 24 * 3600)])('ignores an Age of %s', async (age) => {
+  it.each(['-5', 'junk', '1e3', ''])('ignores an Age of %j', async (age) => {
     service.reply = (request) => ({ headers: { age }, body: service.report(request) });
     const page = watch(browser.openTab());
     await elapse(0);
     expect(page.latest().fetchedAt).toBe(start);
+  });
+  // Issue 25, defect 1 (failed on 8a36914): an Age over a day was read as 0, so the count showed as new.
+  it.each([String(2 * 24 * 3600), String(3 * 24 * 3600), '9'.repeat(30)])(
+    'takes an Age of %s s (over the trust cap) as too old, never as new',
+    async (age) => {
+      service.reply = (request) => ({ headers: { age, 'cache-control': 'public, max-age=60' }, body: service.report(request) });
+      const page = watch(browser.openTab());
+      await elapse(0);
+      expect(page.latest()).toMatchObject({ report: null, fetchedAt: null, failure: { kind: 'server' } });
+      expect(feedView(page.latest(), Date.now(), 7 * 24 * HOUR, MINUTE)).toMatchObject({ state: 'unavailable', report: null });
+    },
+  );
+
+  it('keeps the last good count, as stale, when the next answer is over the trust cap', async () => {
+    const page = watch(browser.openTab());
+    await elapse(0);
+    service.reply = (request) => ({ headers: { age: String(2 * 24 * 3600) }, body: service.report(request) });
+    await elapse(MINUTE);
+    expect(page.latest()).toMatchObject({ report: { currentVisitors: 23 }, fetchedAt: start, failure: { kind: 'server' } });
+    expect(feedView(page.latest(), Date.now(), 10 * MINUTE, MINUTE).state).toBe('stale');
   });
 });
 

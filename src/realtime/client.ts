@@ -1,3 +1,4 @@
+import { answerAge, freshFor } from '../contract/cache-headers.js';
 import { errorKindForStatus, isConfigurationError } from '../contract/errors.js';
 import { parseReport, type RealtimeReport } from '../contract/report.js';
 import { realtimeUrl } from '../contract/request.js';
@@ -27,9 +28,6 @@ export interface RealtimeAnswer {
   /** Older than the `max-age` it came with: a relay serving its last good count while the service fails. */
   stale: boolean;
 }
-
-/** An `Age` older than this is no relay's honest answer: it is ignored. */
-const MAX_TRUSTED_AGE_MS = 24 * 60 * 60_000;
 
 /** Asks the service once for the current visitor report; rejects with a `RealtimeError`. */
 export async function fetchRealtimeReport(request: RealtimeRequest): Promise<RealtimeReport> {
@@ -79,11 +77,12 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
     }
     const report = parseReport(json, websiteId);
     if (typeof report === 'string') throw invalid(url, report, status);
-    const age = Number(headers.get('age')) * 1000;
-    const ageMs = Number.isSafeInteger(age) && age > 0 && age <= MAX_TRUSTED_AGE_MS ? age : 0;
-    const freshFor = /(?:^|,)\s*max-age=(\d+)/i.exec(headers.get('cache-control') ?? '')?.[1];
-    // Without a max-age, `Number(undefined)` is NaN and nothing is stale.
-    return { report, ageMs, stale: ageMs > Number(freshFor) * 1000 };
+    const ageMs = answerAge(headers.get('age'));
+    // Older than any relay honestly serves: what it says is no count to show, as new or as old.
+    if (ageMs === null)
+      throw new RealtimeError({ kind: 'server', status, message: DEV_MODE ? `${url} serves a count over a day old.` : url });
+    const maxAgeMs = freshFor(headers.get('cache-control'));
+    return { report, ageMs, stale: maxAgeMs !== null && ageMs > maxAgeMs };
   } finally {
     env.clearTimeout(timer);
     signal?.removeEventListener('abort', forwardAbort);
