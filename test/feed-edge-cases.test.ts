@@ -79,6 +79,23 @@ describe('edge cases', () => {
     expect(service.requests.length).toBe(2);
   });
 
+  // Issue 25, defect 6 (failed on 8a36914): the pause was judged only by the stored retryAt.
+  it('a 404 pause stored while the clock ran a year ahead lasts at most an hour once the clock is right', async () => {
+    const rightNow = Date.now();
+    vi.setSystemTime(rightNow + 365 * 24 * 60 * MINUTE);
+    service.reply = () => ({ status: 404, body: { error: 'Website not found' } });
+    const wrongClock = watch(browser.openTab());
+    await elapse(0);
+    expect(wrongClock.latest().stopped).toBe(true);
+    await wrongClock.stop();
+    vi.setSystemTime(rightNow);
+    service.reply = null;
+    const fixed = watch(browser.openTab());
+    await elapse(0);
+    expect(service.requests).toHaveLength(2);
+    expect(fixed.latest()).toMatchObject({ stopped: false, report: { currentVisitors: 23 } });
+  });
+
   it('a 401 stops only its own page: a page load with the fixed token asks at once', async () => {
     service.reply = () => ({ status: 401, body: { error: 'Missing or invalid authorization header. Expected: Bearer <token>' } });
     const wrong = watch(browser.openTab());

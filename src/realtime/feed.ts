@@ -5,7 +5,16 @@ import { fetchRealtimeAnswer, REQUEST_TIMEOUT_MS } from './client.js';
 import { type Environment, environment } from './environment.js';
 import { RealtimeError } from './errors.js';
 import { exclusively } from './lock.js';
-import { EMPTY_RECORD, type FeedFailure, type FeedRecord, readRecord, recordKey, writeRecord } from './storage.js';
+import {
+  CLOCK_SKEW_TOLERANCE_MS,
+  CONFIGURATION_PAUSE_MS,
+  EMPTY_RECORD,
+  type FeedFailure,
+  type FeedRecord,
+  readRecord,
+  recordKey,
+  writeRecord,
+} from './storage.js';
 
 /** Which feed: elements that agree on all three share one. */
 export interface FeedKey {
@@ -29,14 +38,8 @@ export interface FeedSnapshot extends Readonly<FeedRecord> {
 
 export type FeedListener = (snapshot: FeedSnapshot) => void;
 
-/** A device clock that jumped back makes a record look fetched in the future: distrust it past this. */
-export const CLOCK_SKEW_TOLERANCE_MS = 60_000;
-/**
- * A 404 or 400 stops this page's feed for good, and later page loads for this long, so a template
- * with a wrong website-id cannot spend the plan one page view at a time. Fixing the website-id
- * changes the storage key, so a fix shows at once.
- */
-const WEBSITE_ERROR_PAUSE_MS = 60 * 60_000;
+export { CLOCK_SKEW_TOLERANCE_MS } from './storage.js';
+
 /**
  * Another tab was asking when we meant to: its answer normally arrives as a storage event well
  * before this; if its page closed mid-request, we ask ourselves after this long.
@@ -249,7 +252,7 @@ export class VisitorFeed {
         return;
       }
     }
-    const wait = this.#fatal ? WEBSITE_ERROR_PAUSE_MS : retryDelay(error, failures, this.intervalMs, this.#env.random());
+    const wait = this.#fatal ? CONFIGURATION_PAUSE_MS : retryDelay(error, failures, this.intervalMs, this.#env.random());
     this.#save({ ...this.#record, failures, attemptedAt: now, retryAt: now + wait, failure });
   }
 

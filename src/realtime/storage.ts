@@ -1,4 +1,4 @@
-import type { RealtimeErrorKind } from '../contract/errors.js';
+import { isConfigurationError, type RealtimeErrorKind } from '../contract/errors.js';
 import { parseReport, type RealtimeReport } from '../contract/report.js';
 import { finiteOr } from '../finite.js';
 import { type Environment, withStorage } from './environment.js';
@@ -32,46 +32,81 @@ export interface FeedRecord {
 
 export const EMPTY_RECORD: FeedRecord = { report: null, fetchedAt: null, attemptedAt: null, retryAt: null, failures: 0, failure: null };
 
+/** A device clock that jumped back makes a record look written in the future: distrust it past this. */
+export const CLOCK_SKEW_TOLERANCE_MS = 60_000;
+/**
+ * A 404 or 400 stops this page's feed for good, and later page loads for this long, so a template
+ * with a wrong website-id cannot spend the plan one page view at a time. Fixing the website-id
+ * changes the storage key, so a fix shows at once.
+ */
+export const CONFIGURATION_PAUSE_MS = 60 * 60_000;
+/** No tab waits longer than the longest interval (a day) after a failure: a later retry time is a wrong clock's. */
+const LONGEST_WAIT_MS = 24 * 60 * 60_000;
+/** The backoff reaches its cap long before this; more says nothing more. */
+const MAX_FAILURES = 100;
+/** Longer than any message a feed writes (the service's words are cut at 200 characters). */
+const MAX_MESSAGE_LENGTH = 1000;
+
 const VERSION = 1;
 /** Used when localStorage is blocked or full, so reconnecting elements still reuse the last answer. */
-const memory = new Map<string, FeedRecord>();
+const memory = new Map<string, string>();
 
 /** Where one website's feed is persisted, for every tab of the origin. */
 export function recordKey(apiBase: string, websiteId: string): string {
   return `live-visitors:v${VERSION}:${JSON.stringify([apiBase, websiteId])}`;
 }
 
-/** The persisted state of one website's feed: from localStorage when allowed, else from this page's memory. */
+/**
+ * The persisted state of one website's feed, from localStorage when allowed, else from this
+ * page's memory: valid and bounded at device time `now`, or null. The one way a feed reads it.
+ */
 export function readRecord(env: Environment, key: string, websiteId: string): FeedRecord | null {
+  const now = env.now();
   const stored = withStorage(env, (storage) => storage.getItem(key));
-  return (stored && parseRecord(stored, websiteId)) || memory.get(key) || null;
+  return parseRecord(stored, websiteId, now) ?? parseRecord(memory.get(key), websiteId, now);
 }
 
 export function writeRecord(env: Environment, key: string, record: FeedRecord): void {
-  memory.set(key, record);
-  withStorage(env, (storage) => storage.setItem(key, JSON.stringify(record)));
+  const text = JSON.stringify(record);
+  memory.set(key, text);
+  withStorage(env, (storage) => storage.setItem(key, text));
 }
 
-/** Storage is shared with every script of the origin: trust nothing read back from it. */
-function parseRecord(text: string, websiteId: string): FeedRecord | null {
+/**
+ * Storage is shared with every script of the origin, and written by browsers whose clock may
+ * have been wrong: trust nothing read back from it. Returns a record whose report is the
+ * website's, whose times are numbers, whose pause ends within the longest wait a tab sets from
+ * `now` (an hour for a 404 or 400), or null.
+ */
+export function parseRecord(text: string | null | undefined, websiteId: string, now: number): FeedRecord | null {
+  let record: Record<string, unknown>;
   try {
-    // Not JSON, or JSON `null` (whose `.report` throws): no record.
-    const record = JSON.parse(text) as Record<string, unknown>;
-    const report = record.report === null ? null : parseReport(record.report, websiteId);
-    const fetchedAt = finiteOr(record.fetchedAt, null);
-    if (typeof report === 'string' || (report && fetchedAt === null)) return null;
-    return {
-      report,
-      fetchedAt,
-      attemptedAt: finiteOr(record.attemptedAt, null),
-      retryAt: finiteOr(record.retryAt, null),
-      // Junk counts as no failure; an absurd count only makes the backoff hit its cap.
-      failures: Math.max(0, Number(record.failures) | 0),
-      failure: parseFailure(record.failure),
-    };
+    record = JSON.parse(text ?? '');
   } catch {
     return null;
   }
+  if (typeof record !== 'object' || record === null) return null;
+  const report = record.report === null ? null : parseReport(record.report, websiteId);
+  const fetchedAt = finiteOr(record.fetchedAt, null);
+  if (typeof report === 'string' || (report && fetchedAt === null)) return null;
+  const failure = parseFailure(record.failure);
+  const longestWait = failure && isConfigurationError(failure.kind) ? CONFIGURATION_PAUSE_MS : LONGEST_WAIT_MS;
+  return {
+    report,
+    fetchedAt: report ? fetchedAt : null,
+    attemptedAt: notAfter(record.attemptedAt, now + CLOCK_SKEW_TOLERANCE_MS),
+    // A pause set by a clock that ran ahead would outlast its reason: past its bound, it is over.
+    retryAt: notAfter(record.retryAt, now + longestWait + CLOCK_SKEW_TOLERANCE_MS),
+    // Junk counts as no failure; an absurd count only makes the backoff hit its cap.
+    failures: Math.min(MAX_FAILURES, Math.max(0, Math.trunc(finiteOr(record.failures, 0)))),
+    failure,
+  };
+}
+
+/** A time no later than `latest`, or null. */
+function notAfter(value: unknown, latest: number): number | null {
+  const time = finiteOr(value, null);
+  return time !== null && time <= latest ? time : null;
 }
 
 /** The kinds a record may hold (a 401's never is). Only strings are in it, so `has` checks the type too. */
@@ -81,5 +116,10 @@ function parseFailure(value: unknown): FeedFailure | null {
   if (typeof value !== 'object' || value === null) return null;
   const { kind, status, message } = value as Record<string, unknown>;
   if (!KINDS.has(kind) || typeof message !== 'string') return null;
-  return { kind: kind as RealtimeErrorKind, status: finiteOr(status, null), message };
+  const code = finiteOr(status, null);
+  return {
+    kind: kind as RealtimeErrorKind,
+    status: code !== null && Number.isInteger(code) && code >= 100 && code <= 599 ? code : null,
+    message: message.slice(0, MAX_MESSAGE_LENGTH),
+  };
 }
