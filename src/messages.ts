@@ -1,5 +1,7 @@
 import { formatCountTime } from './count-time.js';
+import { DEV_MODE } from './dev-mode.js';
 import { type BuiltInTexts, DEFAULT_LANGUAGE, writesPlainDigits } from './locales/catalog.js';
+import { environment } from './realtime/environment.js';
 
 /** Templates from the element's attributes; any of them may be unset. */
 export type CustomTemplates = Partial<Record<Intl.LDMLPluralRule, string | null | undefined>>;
@@ -37,6 +39,7 @@ export function formatMessage(
   notation?: Notation,
 ): Sentence {
   const hasCustom = Object.values(custom).some(Boolean);
+  if (DEV_MODE) for (const text of Object.values(custom)) if (text) warnWithoutCount(text);
   const lang = hasCustom ? locale : builtIn.lang;
   const category = new Intl.PluralRules(lang).select(count);
   const { texts } = builtIn;
@@ -45,7 +48,17 @@ export function formatMessage(
   return { parts: template.split('{count}').flatMap((text, index) => (index ? [formatted, text] : [text])), lang, count };
 }
 
-/** The disclosure: `template` with `{time}` as the local time (the page's time zone) the count was collected. */
+/** The disclosure: `template` with every `{time}` as the local time (the page's time zone) the count was collected. */
 export function formatAbout(template: string, timestamp: string, lang: string): string {
-  return template.replace('{time}', formatCountTime(new Date(timestamp), lang));
+  return template.split('{time}').join(formatCountTime(new Date(timestamp), lang));
+}
+
+/** Templates already warned about: a page renders each many times. */
+const warned = new Set<string>();
+
+/** `{COUNT}` or `{count }` shows as typed, with no number: the development build says so, once per template. */
+function warnWithoutCount(template: string): void {
+  if (template.includes('{count}') || warned.has(template)) return;
+  warned.add(template);
+  environment().warn(`the text "${template}" has no {count}, so it shows no number: check its spelling.`);
 }

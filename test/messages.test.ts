@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeTimesInDigits, writeTimesInOwnStyle } from '../src/count-time.js';
 import { type BuiltInTexts, builtInLanguages, builtInTexts, writesPlainDigits } from '../src/locales/catalog.js';
 import { type CustomTemplates, formatAbout, formatMessage, resolveLocale } from '../src/messages.js';
+import { setEnvironment } from '../src/realtime/environment.js';
 import { languageLoaded as loaded } from './support/languages.js';
 
 const LOCALES = ['en', 'de', 'de-CH', 'fr', 'es', 'it', 'nl', 'pt', 'pt-BR', 'pl', 'ja', 'zh-TW', 'zh-Hant-HK', 'zh-CN', 'xx', 'EN-US'];
@@ -186,6 +187,32 @@ describe('formatMessage with custom templates', () => {
   });
 });
 
+// Issue 25, defect 8 (failed on 8a36914): a template without {count} showed as literal text, silently.
+describe('a custom template without {count}', () => {
+  it('warns once per template in the development build, naming it; a template with {count} is quiet', () => {
+    const warnings: string[] = [];
+    const restore = setEnvironment({ warn: (message) => warnings.push(message) });
+    try {
+      for (let render = 0; render < 3; render++) format(5, 'en', { other: '{COUNT} shoppers here' });
+      format(5, 'en', { other: '{count } shoppers here' });
+      format(1, 'en', { one: 'One shopper', other: '{count} shoppers' });
+      format(5, 'en', { other: '{count} shoppers, {count} carts' });
+    } finally {
+      restore();
+    }
+    expect(warnings).toEqual([
+      expect.stringContaining('"{COUNT} shoppers here"'),
+      expect.stringContaining('"{count } shoppers here"'),
+      expect.stringContaining('"One shopper"'),
+    ]);
+    for (const warning of warnings) expect(warning).toContain('{count}');
+  });
+
+  it('still shows the template as it is', () => {
+    expect(format(5, 'en', { other: 'Busy today' }).parts).toEqual(['Busy today']);
+  });
+});
+
 describe('formatAbout', () => {
   afterEach(() => writeTimesInDigits());
 
@@ -201,6 +228,14 @@ describe('formatAbout', () => {
     expect(formatAbout(texts.get('en')!.texts.about, timestamp, 'en')).toMatch(
       /^Unique visitors on this whole site in the last 3 minutes · updated \d{1,2}:04\s?(AM|PM)$/,
     );
+  });
+
+  // Issue 25, defect 8 (failed on 8a36914): only the first {time} was replaced.
+  it('replaces every {time}, however many and wherever', () => {
+    const timestamp = '2026-11-22T12:04:00.000Z';
+    const digits = `${String(new Date(timestamp).getHours()).padStart(2, '0')}:04`;
+    expect(formatAbout('x {time}{time}', timestamp, 'en')).toBe(`x ${digits}${digits}`);
+    expect(formatAbout('{time} · {time} · {time}', timestamp, 'en')).toBe(`${digits} · ${digits} · ${digits}`);
   });
 
   it('leaves a text without {time} as it is', () => {
