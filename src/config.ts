@@ -72,7 +72,7 @@ export function resolveConfig(
 
 /**
  * Origin plus optional path prefix, without a trailing slash; null when unusable. An absolute
- * http(s) URL (protocol-relative too), or a path from this page's origin (`/relay`):
+ * http(s) URL (protocol-relative too), or a path on this page's origin (`/relay`), never another's:
  * `analytics.example.com` without a scheme is refused rather than read as a path on the shop.
  */
 export function resolveApiBase(value: string | null | undefined, pageUrl: string | undefined): string | null {
@@ -86,6 +86,9 @@ export function resolveApiBase(value: string | null | undefined, pageUrl: string
   }
   // A path resolves against this page, which may be a file: page.
   if (!/^https?:$/.test(url.protocol) || url.username || url.password) return null;
+  // Only `//host` and `https://host` name a host: a path that the URL parser reads as one
+  // (`/\host`, a tab between the slashes) would send the token there.
+  if (!/^(https?:)?\/\//i.test(text) && url.origin !== new URL(pageUrl!).origin) return null;
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 

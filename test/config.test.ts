@@ -103,6 +103,22 @@ describe('api-base', () => {
     expect(message(resolve({ apiBase }))).toContain('api-base');
   });
 
+  // Issue 25, defect 9 (failed on 8a36914): these pass the "path" check, yet the URL parser reads another host in them.
+  it.each<[string, string]>([
+    ['a backslash after the slash', '/\\evil.example'],
+    ['a backslash and a path', '/\\evil.example/relay'],
+    ['a tab between the slashes', '/\t/evil.example'],
+    ['a newline between the slashes', '/\n/evil.example'],
+    ['a scheme, a slash and a backslash', 'https:/\\evil.example'],
+    ['http: and a backslash', 'http:/\\evil.example'],
+  ])("a path-looking value with %s stays on the page's origin or is refused", (_, apiBase) => {
+    const resolved = resolveApiBase(apiBase, PAGE);
+    if (resolved !== null) expect(new URL(resolved).origin).toBe(ORIGIN);
+    const config = resolve({ apiBase });
+    if (typeof config === 'string') expect(config).toContain('api-base');
+    else expect(new URL(config.key.apiBase).origin).toBe(ORIGIN);
+  });
+
   it('is rejected when left out on a page without an http(s) origin', () => {
     expect(message(resolve({}, 'file:///Users/me/shop.html'))).toContain('api-base');
   });
