@@ -8,6 +8,11 @@ export interface RelayedWebsite {
   readonly id: string;
   /** Not enumerable on parsed configs, so `console.log(config)` or `JSON.stringify(config)` never shows it. */
   readonly token: string;
+  /**
+   * The Shopify shop (`name.myshopify.com`) this website is: then it is served only through that
+   * shop's App Proxy, to requests Shopify signed (see shopify-app-proxy.ts).
+   */
+  readonly shop?: string;
 }
 
 export interface RelayConfig {
@@ -28,6 +33,11 @@ export interface RelayConfig {
   readonly storePrefix: string;
   /** Upstream requests one instance may send on its own in an hour while the shared store is unreachable. */
   readonly storeDownBudget: number;
+  /**
+   * The Shopify app's client secret, which signs its App Proxy requests; null when no website is a
+   * Shopify shop. Not enumerable on parsed configs, like the tokens.
+   */
+  readonly shopifyAppSecret: string | null;
 }
 
 /** A config as written in a file or in code: everything but the upstream and the websites has a default. */
@@ -46,6 +56,7 @@ export const RELAY_DEFAULTS = Object.freeze({
   // Without the store no instance knows what the others spent: by default none asks alone, so the
   // fleet can never pass its budget; the last good answer is served until maxStale.
   storeDownBudget: 0,
+  shopifyAppSecret: null,
 });
 
 export const CONFIG_LIMITS = Object.freeze({
@@ -56,6 +67,7 @@ export const CONFIG_LIMITS = Object.freeze({
   maxMaxStale: 7 * 24 * 3_600,
   maxHourlyBudget: 1_000_000,
   maxStorePrefixLength: 64,
+  maxSecretLength: 256,
 });
 
 const KNOWN_FIELDS = [
@@ -68,6 +80,7 @@ const KNOWN_FIELDS = [
   'store',
   'storePrefix',
   'storeDownBudget',
+  'shopifyAppSecret',
 ] as const;
 export type RelayConfigField = (typeof KNOWN_FIELDS)[number];
 
@@ -114,12 +127,19 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
   const store = readStore(input.store ?? RELAY_DEFAULTS.store, label('store'), issues);
   const storePrefix = readStorePrefix(input.storePrefix ?? RELAY_DEFAULTS.storePrefix, label('storePrefix'), issues);
   const storeDownBudget = wholeNumber('storeDownBudget', 'requests', CONFIG_LIMITS.maxHourlyBudget, 0);
+  const shopifyAppSecret = readShopifyAppSecret(input.shopifyAppSecret ?? null, label('shopifyAppSecret'), issues);
+  const shops = websites?.filter((website) => website.shop !== undefined) ?? [];
+  if (shops.length > 0 && shopifyAppSecret === null) {
+    issues.push(
+      `${label('websites')} names a Shopify shop, so shopifyAppSecret (or LIVE_VISITORS_SHOPIFY_APP_SECRET) is required: the app's client secret, which signs its App Proxy requests`,
+    );
+  }
   if (interval !== undefined && maxStale !== undefined && maxStale < interval) {
     // A fresh answer is served for `interval`; a shorter maximum age would contradict that.
     issues.push(`${label('maxStale')} (${maxStale}) must be at least interval (${interval})`);
   }
   if (issues.length > 0) throw new RelayConfigError(source, issues);
-  return Object.freeze({
+  const config = {
     upstream: upstream!,
     websites: websites!,
     allowOrigins: allowOrigins!,
@@ -129,7 +149,18 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
     store: store!,
     storePrefix: storePrefix!,
     storeDownBudget: storeDownBudget!,
-  });
+  } as RelayConfig;
+  Object.defineProperty(config, 'shopifyAppSecret', { value: shopifyAppSecret ?? null, enumerable: false });
+  return Object.freeze(config);
+}
+
+/** The app's client secret as Shopify shows it (hex), or any printable text without spaces; never quoted in a message. */
+function readShopifyAppSecret(value: unknown, at: string, issues: string[]): string | null | undefined {
+  if (value === null) return null;
+  const max = CONFIG_LIMITS.maxSecretLength;
+  if (typeof value === 'string' && value.length > 0 && value.length <= max && /^[\x21-\x7e]+$/.test(value)) return value;
+  issues.push(`${at} must be the Shopify app's client secret: 1 to ${max} printable characters without spaces`);
+  return undefined;
 }
 
 /** `memory`, or a Redis URL as the Redis store reads it; a wrong one is described without its credentials. */
@@ -189,10 +220,14 @@ function readWebsites(value: unknown, at: string, issues: string[]): readonly Re
   }
   const before = issues.length;
   const seen = new Set<string>();
+  const seenShops = new Set<string>();
   const websites = value.map((entry: unknown, index) => {
     const website = readWebsite(entry, `${at}[${index}]`, issues);
     if (website && seen.has(website.id)) issues.push(`${at}[${index}].id "${website.id}" is listed twice`);
     if (website) seen.add(website.id);
+    // One website per shop: a signed request names its shop, and the shop names the one website it may read.
+    if (website?.shop !== undefined && seenShops.has(website.shop)) issues.push(`${at}[${index}].shop "${website.shop}" is listed twice`);
+    if (website?.shop !== undefined) seenShops.add(website.shop);
     return website;
   });
   return issues.length > before ? undefined : Object.freeze(websites as RelayedWebsite[]);
@@ -204,7 +239,7 @@ function readWebsite(entry: unknown, at: string, issues: string[]): RelayedWebsi
     return undefined;
   }
   const before = issues.length;
-  reportUnknownFields(entry, ['id', 'token'], `${at}.`, issues);
+  reportUnknownFields(entry, ['id', 'token', 'shop'], `${at}.`, issues);
   const { token } = entry;
   const id = readIdentifier(entry.id, `${at}.id`, CONFIG_LIMITS.maxIdLength, issues);
   // The token's value is never repeated in a message: messages end up in logs and terminals.
@@ -214,13 +249,23 @@ function readWebsite(entry: unknown, at: string, issues: string[]): RelayedWebsi
   else if (!BEARER_TOKEN_SYNTAX.test(token)) {
     issues.push(`${at}.token may only contain letters, digits and - . _ ~ + / (then optional trailing =), as a Bearer token must`);
   }
+  const shop = entry.shop === undefined ? undefined : readShop(entry.shop, `${at}.shop`, issues);
   if (issues.length > before) return undefined;
-  return relayedWebsite(id!, token as string);
+  return relayedWebsite(id!, token as string, shop);
+}
+
+/** A shop's permanent domain, which Shopify signs into every App Proxy request (`shop=name.myshopify.com`). */
+export const SHOPIFY_SHOP_SYNTAX = /^[a-z0-9][a-z0-9-]{0,99}\.myshopify\.com$/;
+
+function readShop(value: unknown, at: string, issues: string[]): string | undefined {
+  if (typeof value === 'string' && SHOPIFY_SHOP_SYNTAX.test(value)) return value;
+  issues.push(`${at} must be the shop's permanent domain in lower case, like "my-shop.myshopify.com" (got ${describeValue(value)})`);
+  return undefined;
 }
 
 /** A website record whose token is readable but not enumerable (kept out of logs and JSON). */
-export function relayedWebsite(id: string, token: string): RelayedWebsite {
-  const website = { id } as RelayedWebsite;
+export function relayedWebsite(id: string, token: string, shop?: string): RelayedWebsite {
+  const website = (shop === undefined ? { id } : { id, shop }) as RelayedWebsite;
   Object.defineProperty(website, 'token', { value: token, enumerable: false });
   return Object.freeze(website);
 }
@@ -278,6 +323,11 @@ export function relayConfigWarnings(config: RelayConfig): string[] {
     warnings.push(
       `storeDownBudget (${config.storeDownBudget}): while the store is unreachable each instance may ask upstream on its own, ` +
         'so N instances may send N times that on top of hourlyBudget. Keep N × storeDownBudget within what your plan leaves.',
+    );
+  }
+  if (config.shopifyAppSecret !== null && !config.websites.some((website) => website.shop !== undefined)) {
+    warnings.push(
+      'shopifyAppSecret is set but no website names its shop: add "shop": "name.myshopify.com" to the website the App Proxy serves.',
     );
   }
   const upstream = new URL(config.upstream);

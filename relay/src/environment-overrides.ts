@@ -14,6 +14,8 @@ export const RELAY_ENVIRONMENT_VARIABLES = Object.freeze({
   store: 'LIVE_VISITORS_STORE',
   storePrefix: 'LIVE_VISITORS_STORE_PREFIX',
   storeDownBudget: 'LIVE_VISITORS_STORE_DOWN_BUDGET',
+  /** A secret: the Shopify app's client secret, for its App Proxy's signatures. */
+  shopifyAppSecret: 'LIVE_VISITORS_SHOPIFY_APP_SECRET',
 } satisfies Record<RelayConfigField, string>);
 
 export type EnvironmentVariables = Readonly<Record<string, string | undefined>>;
@@ -49,6 +51,7 @@ function readVariable(field: RelayConfigField, name: string, text: string, issue
     case 'upstream':
     case 'store':
     case 'storePrefix':
+    case 'shopifyAppSecret':
       return text;
     case 'websites':
       return readJson(name, text, '[{"id":"my-shop","token":"…"}]', issues);

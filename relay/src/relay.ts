@@ -16,6 +16,7 @@ import {
   ReportAnswers,
 } from './answers.js';
 import { parseRelayConfig, RelayConfigError, type RelayConfigInput } from './config.js';
+import { AppProxyVerifier } from './shopify-app-proxy.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { RelayStore } from './store/relay-store.js';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, type FetchFunction } from './upstream.js';
@@ -48,6 +49,8 @@ export interface RelayOptions {
   readonly store?: RelayStore;
   /** Names this instance in the store's claims; a random id when absent. */
   readonly instanceId?: string;
+  /** Milliseconds since the epoch, to judge the age of Shopify's signed App Proxy requests; `Date.now` when absent. */
+  readonly wallClock?: () => number;
 }
 
 /** The methods the relay answers; OPTIONS only as a CORS preflight. */
@@ -62,10 +65,15 @@ export function createRelay(options: RelayOptions): RelayHandler {
   const config = parseRelayConfig(options.config, { source: 'createRelay options' });
   const now = options.now ?? monotonicNow;
   const tokens = config.websites.map((website) => website.token);
+  const secrets = config.shopifyAppSecret === null ? tokens : [...tokens, config.shopifyAppSecret];
+  // A website that names its Shopify shop is served only to requests its App Proxy signed.
+  const appProxy = config.shopifyAppSecret === null ? null : new AppProxyVerifier(config.shopifyAppSecret, options.wallClock);
+  const websiteOfShop = new Map(config.websites.flatMap((website) => (website.shop === undefined ? [] : [[website.shop, website.id]])));
+  const shopWebsites = new Set(websiteOfShop.values());
   const writeLine = options.log ?? ((line: string) => console.warn(line));
   const log = (line: string) => {
     try {
-      writeLine(redact(`[live-visitors-relay] ${line}`, tokens));
+      writeLine(redact(`[live-visitors-relay] ${line}`, secrets));
     } catch {
       // A broken logger must not turn a served answer into a failure.
     }
@@ -111,20 +119,44 @@ export function createRelay(options: RelayOptions): RelayHandler {
   function answer(request: Request, context: AnswerContext): Response | Promise<Response> {
     const method = request.method;
     const plainId = method === 'GET' || method === 'HEAD' ? plainWebsiteId(request.url) : undefined;
-    const websiteId = plainId === undefined ? readRequest(request, context) : { value: plainId };
-    if (websiteId instanceof Response) return websiteId;
+    if (plainId !== undefined) return serve(plainId, request, context);
+    const read = readRequest(request, context);
+    if (read instanceof Response) return read;
+    const [websiteId, query] = read;
     if ('error' in websiteId) return errorAnswer(400, websiteId.error, context);
-    // Unknown ids never reach the service: the relay is no open proxy.
-    const cache = caches.get(websiteId.value);
-    if (!cache) return errorAnswer(404, SPEC_MESSAGES.websiteNotFound, context);
+    // A signed request never has the plain form: Shopify adds its parameters after websiteId.
+    if (appProxy && query.has('signature')) return servedToShop(websiteId.value, query, request, context);
+    return serve(websiteId.value, request, context);
+  }
 
+  function serve(websiteId: string, request: Request, context: AnswerContext, signedShop?: string): Response | Promise<Response> {
+    // Unknown ids never reach the service: the relay is no open proxy.
+    const cache = caches.get(websiteId);
+    if (!cache) return errorAnswer(404, SPEC_MESSAGES.websiteNotFound, context);
+    if (signedShop === undefined && shopWebsites.has(websiteId)) {
+      return errorAnswer(
+        401,
+        "Unsigned request: this website is served only through its shop's App Proxy, which signs every request",
+        context,
+      );
+    }
     const fresh = cache.freshAnswer(now());
     if (fresh) return respond(request, fresh, context);
     return cache.current().then((result) => respond(request, result, context));
   }
 
+  /** A request Shopify's App Proxy forwarded: served only when signed, recently, and only the signed shop's website. */
+  async function servedToShop(websiteId: string, query: URLSearchParams, request: Request, context: AnswerContext): Promise<Response> {
+    const verdict = await appProxy!.verify(query);
+    if (!verdict.signed) return errorAnswer(401, verdict.message, context);
+    const own = websiteOfShop.get(verdict.shop);
+    if (own === undefined) return errorAnswer(404, `No website is configured for the shop ${verdict.shop}`, context);
+    if (own !== websiteId) return errorAnswer(401, `The shop ${verdict.shop} may read only its own website`, context);
+    return serve(websiteId, request, context, verdict.shop);
+  }
+
   /** Any other request, read in full: path, method (and preflight), then the query as the service reads it. */
-  function readRequest(request: Request, context: AnswerContext): WebsiteIdParameter | Response {
+  function readRequest(request: Request, context: AnswerContext): [WebsiteIdParameter, URLSearchParams] | Response {
     // srvx's URL splits path and query without a full WHATWG parse; on other runtimes it is the native URL.
     const url = new FastURL(request.url);
     if (url.pathname !== REALTIME_PATH) {
@@ -138,7 +170,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
       });
     }
     // Any Authorization header is ignored: the relay's own token is the only credential upstream.
-    return readWebsiteIdParameter(url.searchParams);
+    return [readWebsiteIdParameter(url.searchParams), url.searchParams];
   }
 
   function respond(request: Request, result: WebsiteAnswer, context: AnswerContext): Response {

@@ -128,7 +128,7 @@ describe('parseRelayConfig', () => {
     [
       'a misspelt field',
       { ...minimal, websites: [{ id: 'a', token: 't', plan: 'free' }] },
-      'websites[0].plan is not a known field (expected id, token)',
+      'websites[0].plan is not a known field (expected id, token, shop)',
     ],
     ['an empty id', { ...minimal, websites: [{ id: '', token: 't' }] }, 'websites[0].id must be a non-empty string'],
     ['a long id', { ...minimal, websites: [{ id: 'x'.repeat(257), token: 't' }] }, 'websites[0].id must be at most 256 characters'],
@@ -173,7 +173,7 @@ describe('parseRelayConfig', () => {
     [
       'an unknown field',
       { ...minimal, intervall: 30 },
-      'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget, store, storePrefix, storeDownBudget)',
+      'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget, store, storePrefix, storeDownBudget, shopifyAppSecret)',
     ],
   ])('refuses %s', (_name, input, issue) => {
     const issues = issuesOf(() => parseRelayConfig(input, { source: 'relay.json' }));

@@ -1,0 +1,103 @@
+/**
+ * Shopify's App Proxy forwards `https://{shop}/apps/live-visitors/…` to the relay and adds `shop`,
+ * `timestamp`, `path_prefix`, `logged_in_customer_id` and a `signature` to the query. Only Web
+ * Crypto here, so the same check runs on Node, Workers, Deno, Bun and the edge runtimes.
+ */
+
+/**
+ * How far a signed `timestamp` may be from this server's clock, either way, in seconds. Shopify
+ * signs each request as it forwards it, so a real one is a second or two old; the margin is for
+ * clocks that drift. An older signed URL replayed from a log is refused.
+ */
+export const APP_PROXY_MAX_SKEW_SECONDS = 90;
+
+/** The hex HMAC-SHA256 Shopify sends, and only that. */
+const SIGNATURE_SYNTAX = /^[0-9a-f]{64}$/i;
+
+export type AppProxyVerdict =
+  | { readonly signed: true; readonly shop: string }
+  | { readonly signed: false; readonly reason: 'unsigned' | 'forged' | 'stale'; readonly message: string };
+
+/**
+ * The text Shopify signs: every parameter but `signature`, each as `key=value` with the values of a
+ * repeated key joined by commas (decoded, in their order), the pairs sorted and concatenated with
+ * nothing between them.
+ */
+export function appProxySignedText(query: URLSearchParams): string {
+  const values = new Map<string, string[]>();
+  for (const [key, value] of query) {
+    if (key === 'signature') continue;
+    const list = values.get(key);
+    if (list) list.push(value);
+    else values.set(key, [value]);
+  }
+  return [...values]
+    .map(([key, list]) => `${key}=${list.join(',')}`)
+    .sort()
+    .join('');
+}
+
+/** Checks App Proxy signatures with one app's secret; the key is imported once, on first use. */
+export class AppProxyVerifier {
+  readonly #secret: string;
+  readonly #wallClock: () => number;
+  #key: Promise<CryptoKey> | undefined;
+
+  /** `wallClock`: milliseconds since the epoch, to judge the signed `timestamp` against. */
+  constructor(secret: string, wallClock: () => number = Date.now) {
+    this.#secret = secret;
+    this.#wallClock = wallClock;
+  }
+
+  /** Whether Shopify signed this query with the app's secret, recently; never throws. */
+  async verify(query: URLSearchParams): Promise<AppProxyVerdict> {
+    const signatures = query.getAll('signature');
+    if (signatures.length === 0) {
+      return refuse('unsigned', "Unsigned request: this website is served only through the shop's App Proxy, which signs every request");
+    }
+    if (signatures.length > 1 || !SIGNATURE_SYNTAX.test(signatures[0]!)) {
+      return refuse('forged', 'Invalid App Proxy signature: expected one hex HMAC-SHA256');
+    }
+    const text = new TextEncoder().encode(appProxySignedText(query));
+    let matches = false;
+    try {
+      // verify() compares in constant time: no timing tells how much of a forged signature was right.
+      matches = await crypto.subtle.verify('HMAC', await this.#importKey(), hexBytes(signatures[0]!), text);
+    } catch {
+      matches = false;
+    }
+    if (!matches) {
+      return refuse('forged', "Invalid App Proxy signature: not signed with this app's secret, or changed on the way");
+    }
+    const timestamp = query.getAll('timestamp');
+    const seconds = timestamp.length === 1 && /^\d{1,12}$/.test(timestamp[0]!) ? Number(timestamp[0]) : Number.NaN;
+    const skew = Math.abs(this.#wallClock() / 1000 - seconds);
+    if (!(skew <= APP_PROXY_MAX_SKEW_SECONDS)) {
+      return refuse(
+        'stale',
+        `Stale App Proxy request: signed ${Number.isNaN(skew) ? 'at no valid time' : `${Math.round(skew)} s from now`}; accepted within ${APP_PROXY_MAX_SKEW_SECONDS} s (check this server's clock)`,
+      );
+    }
+    const shops = query.getAll('shop');
+    if (shops.length !== 1 || shops[0] === '') return refuse('forged', 'Invalid App Proxy request: it names no shop');
+    return { signed: true, shop: shops[0]! };
+  }
+
+  #importKey(): Promise<CryptoKey> {
+    this.#key ??= crypto.subtle.importKey('raw', new TextEncoder().encode(this.#secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'verify',
+    ]);
+    return this.#key;
+  }
+}
+
+function refuse(reason: 'unsigned' | 'forged' | 'stale', message: string): AppProxyVerdict {
+  return { signed: false, reason, message };
+}
+
+/** 64 hex digits (already checked) as their 32 bytes. */
+function hexBytes(hex: string): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let index = 0; index < bytes.length; index += 1) bytes[index] = Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16);
+  return bytes;
+}
