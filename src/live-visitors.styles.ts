@@ -12,6 +12,9 @@ export const styles = unsafeCSS(`
     font-family: var(--live-visitors-font);
     /* The disclosure's containing block; no offset, so nothing moves. */
     position: relative;
+    /* Laid out in the page's direction whatever text surrounds it: in a right-to-left page, an
+       English sentence after English text keeps the dot on its right (inline start). */
+    unicode-bidi: isolate;
   }
 
   .indicator {

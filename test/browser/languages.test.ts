@@ -39,9 +39,16 @@ afterEach(async () => {
   await Promise.all(contexts.splice(0).map((context) => context.close()));
 });
 
-function page(lang: string, { dir = '', elements = 1 } = {}): string {
+/**
+ * A shop page in `lang`; `dir` on <html>, or `blockDir` on a <div> around the offers; each offer is
+ * `prefix` then the element, which starts its line when there is no prefix.
+ */
+function page(lang: string, { dir = '', blockDir = '', elements = 1, prefix = '−30% ' } = {}): string {
   const element = `<live-visitors website-id="${WEBSITE.id}" token="${WEBSITE.token}" api-base="${service.url}"><span slot="fallback">${FALLBACK}</span></live-visitors>`;
-  const offers = Array.from({ length: elements }, (_, index) => `<p class="offer" id="offer-${index}">−30% ${element}</p>`).join('');
+  const paragraphs = Array.from({ length: elements }, (_, index) => `<p class="offer" id="offer-${index}">${prefix}${element}</p>`).join(
+    '',
+  );
+  const offers = blockDir ? `<div dir="${blockDir}">${paragraphs}</div>` : paragraphs;
   return `<!doctype html><html lang="${lang}"${dir ? ` dir="${dir}"` : ''}><head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">
   <script type="module" src="/live-visitors.js"></script>
   <style>body { font: 18px/1.6 sans-serif; margin: 2em; width: 36em; } .offer { margin: 0 0 4em; }</style></head>
@@ -150,6 +157,23 @@ describe('right to left', () => {
     const violations = await auditAccessibility(tab);
     expect(violations, describeViolations(violations)).toEqual([]);
     if (lang === 'ar') await tab.screenshot({ path: `${ARTIFACTS}languages-rtl-ar.png` });
+  });
+
+  // Issue 25, defect 11 (failed on 296e09b): an English sentence in a right-to-left page or block, after English
+  // text on its line, showed the dot on its left (the bidi algorithm ran it into that text).
+  it.each([
+    ['<html dir="rtl">, after English text', { dir: 'rtl', prefix: 'Only 4 left! ' }],
+    ['<div dir="rtl">, after English text', { blockDir: 'rtl', prefix: 'Only 4 left! ' }],
+    ['<html dir="rtl">, starting its line', { dir: 'rtl', prefix: '' }],
+    ['<div dir="rtl">, starting its line', { blockDir: 'rtl', prefix: '' }],
+  ])('English text in %s: the dot on the right of the sentence, the disclosure from its right edge', async (_, where) => {
+    const { tab } = await open(page('en', where));
+    await expect.poll(() => shownText(tab.locator('live-visitors')), { timeout: 10_000 }).toMatch(/23/);
+    await tab.hover('live-visitors [part="text"]');
+    const { host, dot, text, disclosure } = await geometry(tab);
+    expect(dot.left).toBeGreaterThanOrEqual(text.right - 1);
+    expect(Math.abs(disclosure.right - host.right)).toBeLessThan(1);
+    if (where.blockDir && where.prefix) await tab.screenshot({ path: `${ARTIFACTS}languages-rtl-block-en.png` });
   });
 
   it('left to right for comparison: the dot on the left, the disclosure from the left edge; a CJK page', async () => {
