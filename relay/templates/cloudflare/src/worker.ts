@@ -1,7 +1,8 @@
 /**
  * The relay as a Cloudflare Worker. wrangler.toml holds the settings and binds the Durable Object
  * that coordinates every isolate; the tokens go in a secret:
- * `npx wrangler secret put LIVE_VISITORS_WEBSITES`, then `npx wrangler deploy`.
+ * `npx wrangler secret put LIVE_VISITORS_WEBSITES`, then `npx wrangler deploy`. Behind a Shopify
+ * app's App Proxy, its client secret is a secret too: `npx wrangler secret put LIVE_VISITORS_SHOPIFY_APP_SECRET`.
  */
 import {
   createRelay,
