@@ -122,6 +122,40 @@ it('for a returning shopper opening the page directly (a bookmark), waits as on 
   await context.close();
 });
 
+// Issue 25, defect 12 (failed on c7b220e): a reload or a back/forward navigation of a page entered
+// from elsewhere (its referrer stays the search engine's, or none) waited as on a first visit.
+it.each([
+  ['reloads a page it opened directly', async (page: Page) => void (await page.reload())],
+  [
+    'comes back to it with the back button',
+    async (page: Page) => {
+      await page.goto(`${site.url}/category.html`);
+      await page.goBack();
+    },
+  ],
+])(
+  'for a returning shopper who %s, fetches the element at once and shows the stored count in the first frame, without asking the service',
+  async (_, navigate) => {
+    const { context, requestsBefore } = await returningShopper();
+    const { page } = await openShop(context);
+    await showsSentence(page);
+    await navigate(page);
+    await showsSentence(page);
+    const { type, load, bundle } = await page.evaluate(() => {
+      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      const script = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/live-visitors.js'));
+      return { type: navigation.type, load: navigation.loadEventStart, bundle: script?.startTime ?? null };
+    });
+    expect(type).not.toBe('navigate');
+    expect(bundle).not.toBeNull();
+    expect(bundle!).toBeLessThan(load);
+    expect((await firstText(page)).frame).toBe(1);
+    expect(await layoutShifts(page)).toEqual([]);
+    expect(service.realtimeRequests).toBe(requestsBefore);
+    await context.close();
+  },
+);
+
 it('with storage blocked (localStorage throws), coming from another page of the shop, waits as on a first visit and still shows the count, with no error', async () => {
   const context = await browser.newContext();
   await context.addInitScript(() => {
