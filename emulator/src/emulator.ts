@@ -1,9 +1,9 @@
+import { systemTimers, type Timers } from '../../server-kit/timers.js';
 import { createApp } from './app.js';
 import { DEFAULT_EMULATOR_CONFIG, type EmulatorConfig, HOURLY_REQUEST_LIMITS, type Plan } from './config.js';
 import { FAULT_DESCRIPTIONS, type Fault, type FaultKind, type FaultState, FaultSwitch, parseFault } from './endpoints/faults.js';
 import { RealtimeEndpoint } from './endpoints/realtime.js';
 import { TrafficControl, type TrafficState } from './endpoints/traffic.js';
-import { systemTimers, type Timers } from './timers.js';
 import { TrafficSimulator, type VisitBehaviour } from './traffic-simulator.js';
 import { VisitorWindow } from './visitor-window.js';
 

@@ -2,7 +2,7 @@
 export type Cancel = () => void;
 
 /**
- * The emulator's only access to timers, so tests move time forward instead of
+ * The servers' only access to timers (the emulator's and the relay's), so tests move time forward instead of
  * waiting for it (together with the injected `now()` clock).
  */
 export interface Timers {
