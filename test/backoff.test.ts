@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type FailedAttempt, MAX_BACKOFF_MS, retryDelay } from '../src/realtime/backoff.js';
+import { type FailedAttempt, MAX_BACKOFF_MS, retryDelay } from '../src/contract/backoff.js';
 import type { RealtimeErrorKind } from '../src/realtime/errors.js';
 
 const SECOND = 1000;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MAX_BACKOFF_MS } from '../src/realtime/backoff.js';
+import { MAX_BACKOFF_MS } from '../src/contract/backoff.js';
 import { type FeedKey, type FeedSnapshot, VisitorFeed } from '../src/realtime/feed.js';
 import { feedView } from '../src/view-state.js';
 import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './support/fake-browser.js';

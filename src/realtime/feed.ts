@@ -1,6 +1,6 @@
+import { retryDelay } from '../contract/backoff.js';
 import { isConfigurationError } from '../contract/errors.js';
 import { DEV_MODE } from '../dev-mode.js';
-import { retryDelay } from './backoff.js';
 import { fetchRealtimeAnswer, REQUEST_TIMEOUT_MS } from './client.js';
 import { type Environment, environment } from './environment.js';
 import { RealtimeError } from './errors.js';

@@ -34,7 +34,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const STOPPED_WATCH_MS = 10 * 60_000;
 
 /**
- * The retry policy of the README, written out independently of src/realtime/backoff.ts:
+ * The retry policy of the README, written out independently of src/contract/backoff.ts:
  * - `backoff` (5xx, network, timeout, invalid answers): the k-th failure in a row waits
  *   min(10 min, interval × 2^k), never less than the interval, jitter only shortening it, by at
  *   most 25 %;
