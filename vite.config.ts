@@ -72,6 +72,26 @@ function languageFiles(): Plugin {
 }
 
 /**
+ * `live-visitors-loader.js`, the classic script that adds the module (src/loader.ts): an entry of
+ * its own that imports and exports nothing, so its ES output is a plain script too (the browser
+ * suite loads it as one, by `document.createElement('script')`).
+ */
+function classicLoader(): Plugin {
+  return {
+    name: 'live-visitors:classic-loader',
+    apply: 'build',
+    buildStart() {
+      this.emitFile({ type: 'chunk', id: here('src/loader.ts'), fileName: 'live-visitors-loader.js' });
+    },
+    generateBundle(_, bundle) {
+      const loader = bundle['live-visitors-loader.js'];
+      if (loader?.type === 'chunk' && (loader.imports.length || loader.exports.length || loader.dynamicImports.length))
+        this.error('live-visitors-loader.js must stay a classic script: no imports, no exports');
+    },
+  };
+}
+
+/**
  * A second minifier after oxc's: terser inlines and rewrites what oxc leaves. Measured on this
  * bundle, the two together are 54 B smaller in gzip than oxc alone and 102 B smaller than terser
  * alone; a third compress pass takes 7 B more (`npm run bench` prints the size as shipped).
@@ -119,7 +139,7 @@ function terserAfterOxc(): Plugin {
 export default defineConfig({
   root: here('demo'),
   publicDir: here('dist'),
-  plugins: [productionMode(), languageFiles(), minifyStyles(), terserAfterOxc(), emulatorPlugin()],
+  plugins: [productionMode(), languageFiles(), classicLoader(), minifyStyles(), terserAfterOxc(), emulatorPlugin()],
   server: { host: '127.0.0.1', open: false },
   build: {
     outDir: here('dist'),
@@ -132,7 +152,7 @@ export default defineConfig({
     copyPublicDir: false,
     // Library mode: an app build would wrap each dynamic import in Vite's preload helper (1.9 KB
     // gzip, with `modulePreload: false` too), and our only dynamic imports are language files.
-    lib: { entry: here('src/define.ts'), formats: ['es'], fileName: () => 'live-visitors.js' },
+    lib: { entry: here('src/script-tag.ts'), formats: ['es'], fileName: () => 'live-visitors.js' },
     rolldownOptions: {
       preserveEntrySignatures: 'exports-only',
       // One flat folder: a Shopify theme app extension's assets/ has no subfolders, and the same
