@@ -1,10 +1,16 @@
-/** `Retry-After` as delay-seconds (the form the relay sends), in ms; null for anything else. */
+/**
+ * No wait we take or ask for is longer than a day (the longest polling interval): a longer
+ * `Retry-After` is a broken server's or a wrong clock's, and is read as a day.
+ */
+export const MAX_RETRY_AFTER_MS = 24 * 60 * 60_000;
+
+/** `Retry-After` as delay-seconds (the form the relay sends), in ms, at most a day; null for anything else. */
 export function retryAfterDelay(headers: Headers): number | null {
   const value = headers.get('retry-after')?.trim();
-  return value && /^\d+$/.test(value) ? Number(value) * 1000 : null;
+  return value && /^\d+$/.test(value) ? Math.min(Number(value) * 1000, MAX_RETRY_AFTER_MS) : null;
 }
 
-/** `Retry-After` as delay-seconds or an HTTP date (read against the server's own `Date` if sent), in ms. */
+/** `Retry-After` as delay-seconds or an HTTP date (read against the server's own `Date` if sent), in ms, at most a day. */
 export function parseRetryAfter(headers: Headers, now: number): number | null {
   const delay = retryAfterDelay(headers);
   if (delay !== null) return delay;
@@ -14,10 +20,14 @@ export function parseRetryAfter(headers: Headers, now: number): number | null {
   const at = /^[A-Z][a-z]{2}, \d.* GMT$/.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(at)) return null;
   const serverNow = Date.parse(headers.get('date') ?? '');
-  return Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow));
+  return Math.min(Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow)), MAX_RETRY_AFTER_MS);
 }
 
-/** `Retry-After` to send: whole seconds, rounded up and at least 1, so a client that waits this long gets in. */
+/**
+ * `Retry-After` to send: whole seconds, rounded up, from 1 to a day, so a client that waits this
+ * long gets in, and a time read from a shared store that lies (1e300, NaN) still makes a valid header.
+ */
 export function retryAfterSeconds(atMs: number, nowMs: number): number {
-  return Math.max(1, Math.ceil((atMs - nowMs) / 1000));
+  const seconds = Math.ceil((atMs - nowMs) / 1000);
+  return Number.isNaN(seconds) ? 1 : Math.min(MAX_RETRY_AFTER_MS / 1000, Math.max(1, seconds));
 }
