@@ -46,3 +46,29 @@ export const anyTime = (now: number) =>
     fc.constant(null),
     fc.string({ maxLength: 20 }),
   );
+
+/** A body shaped like a report, each field right or wrong. */
+export const reportLike = (websiteId: string) =>
+  fc.record(
+    {
+      currentVisitors: fc.oneof(fc.nat(), fc.integer(), fc.double(), fc.bigInt().map(String), fc.constant(2 ** 53), fc.anything()),
+      websiteId: fc.oneof(fc.constant(websiteId), fc.string(), fc.anything()),
+      timestamp: fc.oneof(
+        fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
+        fc.date({ noInvalidDate: true }).map((date) => date.toISOString().replace('Z', '+00:00')),
+        fc.string(),
+        fc.anything(),
+      ),
+    },
+    { requiredKeys: [] },
+  );
+
+/** A report as the spec defines it, for `websiteId`. */
+export const validReport = (websiteId: string) =>
+  fc.record({
+    currentVisitors: fc.nat(),
+    websiteId: fc.constant(websiteId),
+    timestamp: fc
+      .date({ noInvalidDate: true, min: new Date(0), max: new Date('9999-12-31T23:59:59.999Z') })
+      .map((date) => date.toISOString()),
+  });
