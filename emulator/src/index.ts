@@ -3,6 +3,8 @@
  * around it, and its configuration. Node only; never shipped to browsers.
  */
 
+export type { Cancel, Timers } from '../../server-kit/timers.js';
+export { systemTimers } from '../../server-kit/timers.js';
 export type { EmulatorConfig, Plan, WebsiteConfig } from './config.js';
 export { DEFAULT_EMULATOR_CONFIG, HOURLY_REQUEST_LIMITS, loadEmulatorConfig, PLANS, parseEmulatorConfig } from './config.js';
 export type { Emulator, EmulatorOptions, EmulatorState, EmulatorStats, WebsiteState } from './emulator.js';
@@ -13,8 +15,6 @@ export { FAULT_DESCRIPTIONS, FAULT_KINDS, parseFault, REPORT_FIELDS } from './en
 export type { TargetOptions, TrafficControl, TrafficState } from './endpoints/traffic.js';
 export type { EmulatorServer, EmulatorServerOptions } from './server.js';
 export { startEmulatorServer } from './server.js';
-export type { Cancel, Timers } from './timers.js';
-export { systemTimers } from './timers.js';
 export type { SimulatedWebsite, TrafficSimulatorOptions, VisitBehaviour } from './traffic-simulator.js';
 export { DEFAULT_VISIT_BEHAVIOUR, TrafficSimulator } from './traffic-simulator.js';
 export { VISITOR_WINDOW_MS } from './visitor-window.js';
