@@ -49,7 +49,6 @@ function settingProblems(setting: SchemaSetting, allowed: readonly string[]): st
       if (min >= max) problems.push(`${where}: min must be below max`);
       if ((max - min) / step > MAX_RANGE_STEPS) problems.push(`${where}: more than ${MAX_RANGE_STEPS} steps`);
       if (Math.abs(step * 10 - Math.round(step * 10)) > 1e-9) problems.push(`${where}: step must be a multiple of 0.1`);
-      problems.push(`${where}: step must be a multiple of 0.1`);
       if (value < min || value > max) problems.push(`${where}: default ${value} is outside ${min}…${max}`);
       if (!Number.isInteger((value - min) / step)) problems.push(`${where}: default ${value} is not on a step`);
       break;
