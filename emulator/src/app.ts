@@ -5,10 +5,9 @@ import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { PREFLIGHT_MAX_AGE_SECONDS } from '../../server-kit/cors.js';
-import type { ErrorBody } from '../../src/contract/errors.js';
 import { REALTIME_PATH } from '../../src/contract/request.js';
-import type { Emulator } from './emulator.js';
 import { CONTROL_PATH_PREFIX, guardControlApi } from './endpoints/control.js';
+import { errorJson } from './endpoints/error-json.js';
 import { applyFault, type FaultSwitch, setFault } from './endpoints/faults.js';
 import { recordPageview } from './endpoints/pageviews.js';
 import type { RealtimeEndpoint } from './endpoints/realtime.js';
@@ -27,8 +26,15 @@ const EXPOSED_HEADERS = ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remain
 /** A request's parsed JSON body, set by `jsonBody`. */
 type EmulatorEnv = { Variables: { body: unknown } };
 
+/** What the control API reads and resets; the emulator itself, seen from here without importing it. */
+interface ControlledEmulator {
+  /** What `GET /__emulator/state` answers. */
+  state(): object;
+  reset(): void;
+}
+
 export interface AppParts {
-  readonly emulator: Pick<Emulator, 'state' | 'reset'>;
+  readonly emulator: ControlledEmulator;
   readonly realtime: RealtimeEndpoint;
   readonly faults: FaultSwitch;
   readonly traffic: TrafficControl;
@@ -47,8 +53,6 @@ export interface AppParts {
 export function createApp(parts: AppParts): Hono<EmulatorEnv> {
   const { emulator, realtime, faults, traffic, visitors, now } = parts;
   const app = new Hono<EmulatorEnv>();
-  const error = (c: Context, status: 400 | 404 | 405 | 413 | 500, message: string, headers?: Record<string, string>) =>
-    c.json({ error: message } satisfies ErrorBody, status, headers);
 
   // Counts change every second; a cached answer would show a stale number as fresh.
   app.use(async (c, next) => {
@@ -60,7 +64,7 @@ export function createApp(parts: AppParts): Hono<EmulatorEnv> {
       app,
       onMethodNotAllowed(c, methods) {
         const allowed = [...methods, ...(isPublic(c.req.path) ? ['OPTIONS'] : [])].join(', ');
-        return error(c, 405, `Method ${c.req.method} is not allowed on ${c.req.path}. Allowed: ${allowed}`, { Allow: allowed });
+        return errorJson(c, 405, `Method ${c.req.method} is not allowed on ${c.req.path}. Allowed: ${allowed}`, { Allow: allowed });
       },
     }),
   );
@@ -79,10 +83,10 @@ export function createApp(parts: AppParts): Hono<EmulatorEnv> {
   );
 
   const jsonBody = every(
-    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => error(c, 413, `Request body must be at most ${MAX_BODY_BYTES} bytes`) }),
+    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorJson(c, 413, `Request body must be at most ${MAX_BODY_BYTES} bytes`) }),
     createMiddleware<EmulatorEnv>(async (c, next) => {
       const body = await readJson(c);
-      if ('error' in body) return error(c, 400, body.error);
+      if ('error' in body) return errorJson(c, 400, body.error);
       c.set('body', body.json);
       await next();
     }),
@@ -111,10 +115,10 @@ export function createApp(parts: AppParts): Hono<EmulatorEnv> {
     });
   }
 
-  app.notFound((c) => error(c, 404, 'Not found'));
+  app.notFound((c) => errorJson(c, 404, 'Not found'));
   app.onError((thrown, c) => {
     parts.onError(thrown);
-    return error(c, 500, 'Internal server error');
+    return errorJson(c, 500, 'Internal server error');
   });
   return app;
 }

@@ -28,7 +28,8 @@ export interface EmulatorOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-export interface WebsiteState {
+/** One configured website as `GET /__emulator/state` shows it (the relay's `WebsiteState` is another thing: its cached answer). */
+export interface EmulatedWebsite {
   readonly id: string;
   readonly token: string;
   readonly plan: Plan;
@@ -38,7 +39,7 @@ export interface WebsiteState {
 
 /** What `GET /__emulator/state` answers. */
 export interface EmulatorState {
-  readonly websites: readonly WebsiteState[];
+  readonly websites: readonly EmulatedWebsite[];
   readonly fault: FaultState | null;
   readonly traffic: TrafficState;
   /** Every fault kind with what it does, for the demo's controls. */

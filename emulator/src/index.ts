@@ -7,7 +7,7 @@ export type { Cancel, Timers } from '../../server-kit/timers.js';
 export { systemTimers } from '../../server-kit/timers.js';
 export type { EmulatorConfig, Plan, WebsiteConfig } from './config.js';
 export { DEFAULT_EMULATOR_CONFIG, HOURLY_REQUEST_LIMITS, loadEmulatorConfig, PLANS, parseEmulatorConfig } from './config.js';
-export type { Emulator, EmulatorOptions, EmulatorState, EmulatorStats, WebsiteState } from './emulator.js';
+export type { EmulatedWebsite, Emulator, EmulatorOptions, EmulatorState, EmulatorStats } from './emulator.js';
 export { createEmulator } from './emulator.js';
 export { CONTROL_PATH_PREFIX } from './endpoints/control.js';
 export type { Fault, FaultKind, FaultState, ReportField } from './endpoints/faults.js';

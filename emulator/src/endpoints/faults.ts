@@ -2,33 +2,127 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { UnofficialStatusCode } from 'hono/utils/http-status';
 import { isPlainObject } from '../../../server-kit/config-checks.js';
 import { type Cancel, type Timers, wait } from '../../../server-kit/timers.js';
-import { type ErrorBody, SPEC_MESSAGES } from '../../../src/contract/errors.js';
+import { SPEC_MESSAGES } from '../../../src/contract/errors.js';
 import type { RealtimeReport } from '../../../src/contract/report.js';
-import { unauthorized } from './realtime.js';
+import { errorJson } from './error-json.js';
+import { unauthorizedResponse } from './realtime.js';
 
-/** What the realtime endpoint can be made to do wrong, for demos and client tests. */
-export const FAULT_DESCRIPTIONS = Object.freeze({
-  'server-error': '500 with a JSON error body',
-  'bad-gateway': '502 with an HTML page, as a proxy in front of a dead service sends',
-  unavailable: '503 with an HTML maintenance page',
-  slow: 'the normal answer, after delaySeconds (default 5)',
-  hang: 'no answer until the client gives up or the fault ends',
-  reset: '200 whose body breaks off midway: the client sees a network error',
-  html: '200 with an HTML page instead of JSON',
-  'invalid-json': '200 with truncated JSON',
-  'invalid-count': '200 whose currentVisitors is value (default -3)',
-  'invalid-timestamp': '200 whose timestamp is value (default "not-a-date")',
-  'wrong-website': '200 echoing value (default "another-website") as websiteId',
-  'missing-field': '200 without field (default currentVisitors)',
-  'rate-limited': '429 with Retry-After: retryAfterSeconds (default 60)',
-  'rate-limited-no-retry-after': '429 without Retry-After',
-  unauthorized: '401 with the spec message',
-  'not-found': '404 with the spec message',
-  'bad-request': '400 with the spec message',
-} as const);
+/** Everything one fault kind is: what it does, the options it takes (with defaults), and its behaviour. */
+interface FaultEntry {
+  readonly description: string;
+  /** Options beyond `kind` and `durationSeconds`, each with its default. */
+  readonly options?: Readonly<Partial<Record<FaultOption, unknown>>>;
+  /** Refuses an option value that would make the fault pointless (a valid count for `invalid-count`). */
+  readonly checkValue?: (value: unknown) => string | undefined;
+  /** `slow` and `hang` delay the real answer; every other fault answers instead of it. */
+  readonly behaviour: 'delay' | 'hold' | ((answer: FaultAnswerContext) => Response);
+}
 
-export type FaultKind = keyof typeof FAULT_DESCRIPTIONS;
-export const FAULT_KINDS = Object.keys(FAULT_DESCRIPTIONS) as FaultKind[];
+type FaultOption = 'delaySeconds' | 'value' | 'field' | 'retryAfterSeconds';
+
+interface FaultAnswerContext {
+  readonly c: Context;
+  /** What the real answer would have held, so a fault that spoils one field leaves the others plausible. */
+  readonly report: RealtimeReport;
+  /** The fault's option, or the kind's default. */
+  readonly option: (name: FaultOption) => unknown;
+}
+
+const HTML = { 'Content-Type': 'text/html; charset=utf-8' };
+const JSON_TYPE = { 'Content-Type': 'application/json' };
+
+/** What the realtime endpoint can be made to do wrong, for demos and client tests: one row per kind. */
+const FAULTS = {
+  'server-error': {
+    description: '500 with a JSON error body',
+    behaviour: ({ c }) => errorJson(c, 500, 'Internal server error'),
+  },
+  'bad-gateway': {
+    description: '502 with an HTML page, as a proxy in front of a dead service sends',
+    behaviour: ({ c }) => c.body(htmlPage('502 Bad Gateway', 'The upstream server did not answer.'), 502, HTML),
+  },
+  unavailable: {
+    description: '503 with an HTML maintenance page',
+    behaviour: ({ c }) => c.body(htmlPage('503 Service Unavailable', 'We are down for maintenance. Please try again later.'), 503, HTML),
+  },
+  slow: {
+    description: 'the normal answer, after delaySeconds (default 5)',
+    options: { delaySeconds: 5 },
+    behaviour: 'delay',
+  },
+  hang: {
+    description: 'no answer until the client gives up or the fault ends',
+    behaviour: 'hold',
+  },
+  reset: {
+    description: '200 whose body breaks off midway: the client sees a network error',
+    behaviour: ({ c, report }) => c.body(breakingOffBody(JSON.stringify(report)), 200, JSON_TYPE),
+  },
+  html: {
+    description: '200 with an HTML page instead of JSON',
+    behaviour: ({ c }) => c.body(htmlPage('Live visitors', 'This is a web page, not the API.'), 200, HTML),
+  },
+  'invalid-json': {
+    description: '200 with truncated JSON',
+    behaviour: ({ c, report }) => c.body(JSON.stringify(report).slice(0, 24), 200, JSON_TYPE),
+  },
+  'invalid-count': {
+    description: '200 whose currentVisitors is value (default -3)',
+    options: { value: -3 },
+    checkValue: (value) =>
+      typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+        ? 'value must not be a valid count (try -3, 1.5, "12" or null)'
+        : undefined,
+    behaviour: ({ c, report, option }) => c.json({ ...report, currentVisitors: option('value') }),
+  },
+  'invalid-timestamp': {
+    description: '200 whose timestamp is value (default "not-a-date")',
+    options: { value: 'not-a-date' },
+    behaviour: ({ c, report, option }) => c.json({ ...report, timestamp: option('value') }),
+  },
+  'wrong-website': {
+    description: '200 echoing value (default "another-website") as websiteId',
+    options: { value: 'another-website' },
+    checkValue: (value) =>
+      typeof value !== 'string' || value.length === 0 ? 'value must be a non-empty string: the websiteId to echo' : undefined,
+    behaviour: ({ c, report, option }) => c.json({ ...report, websiteId: option('value') }),
+  },
+  'missing-field': {
+    description: '200 without field (default currentVisitors)',
+    options: { field: 'currentVisitors' },
+    behaviour: ({ c, report, option }) => c.json(withoutField(report, option('field') as ReportField)),
+  },
+  'rate-limited': {
+    description: '429 with Retry-After: retryAfterSeconds (default 60)',
+    options: { retryAfterSeconds: 60 },
+    behaviour: ({ c, option }) => {
+      const retryAfter = String(option('retryAfterSeconds'));
+      return errorJson(c, 429, `Rate limit exceeded. Retry in ${retryAfter} seconds.`, { 'Retry-After': retryAfter });
+    },
+  },
+  'rate-limited-no-retry-after': {
+    description: '429 without Retry-After',
+    behaviour: ({ c }) => errorJson(c, 429, 'Rate limit exceeded.'),
+  },
+  unauthorized: {
+    description: '401 with the spec message',
+    behaviour: ({ c }) => unauthorizedResponse(c, true),
+  },
+  'not-found': {
+    description: '404 with the spec message',
+    behaviour: ({ c }) => errorJson(c, 404, SPEC_MESSAGES.websiteNotFound),
+  },
+  'bad-request': {
+    description: '400 with the spec message',
+    behaviour: ({ c }) => errorJson(c, 400, SPEC_MESSAGES.websiteIdRequired),
+  },
+} as const satisfies Record<string, FaultEntry>;
+
+export type FaultKind = keyof typeof FAULTS;
+export const FAULT_KINDS = Object.keys(FAULTS) as FaultKind[];
+export const FAULT_DESCRIPTIONS: Readonly<Record<FaultKind, string>> = Object.freeze(
+  Object.fromEntries(FAULT_KINDS.map((kind) => [kind, FAULTS[kind].description])) as Record<FaultKind, string>,
+);
 
 export const REPORT_FIELDS = ['currentVisitors', 'websiteId', 'timestamp'] as const;
 export type ReportField = (typeof REPORT_FIELDS)[number];
@@ -53,26 +147,12 @@ export interface FaultState extends Fault {
   readonly endsAt: string | null;
 }
 
-const FAULT_DEFAULTS = Object.freeze({
-  delaySeconds: 5,
-  invalidCount: -3,
-  invalidTimestamp: 'not-a-date',
-  wrongWebsite: 'another-website',
-  missingField: 'currentVisitors' as ReportField,
-  retryAfterSeconds: 60,
-});
-
 const MAX_DURATION_SECONDS = 24 * 60 * 60;
 const MAX_DELAY_SECONDS = 300;
 
-const OPTIONS_BY_KIND: Partial<Record<FaultKind, readonly string[]>> = {
-  slow: ['delaySeconds'],
-  'invalid-count': ['value'],
-  'invalid-timestamp': ['value'],
-  'wrong-website': ['value'],
-  'missing-field': ['field'],
-  'rate-limited': ['retryAfterSeconds'],
-};
+function entryOf(kind: FaultKind): FaultEntry {
+  return FAULTS[kind];
+}
 
 export type FaultCheck = { readonly fault: Fault } | { readonly error: string };
 
@@ -84,7 +164,7 @@ export function parseFault(input: unknown): FaultCheck {
     return { error: `kind must be one of ${FAULT_KINDS.join(', ')}` };
   }
   const faultKind = kind as FaultKind;
-  const allowed = ['kind', 'durationSeconds', ...(OPTIONS_BY_KIND[faultKind] ?? [])];
+  const allowed = ['kind', 'durationSeconds', ...Object.keys(entryOf(faultKind).options ?? {})];
   const unknown = Object.keys(input).find((name) => !allowed.includes(name));
   if (unknown !== undefined) return { error: `${unknown} is not an option of the ${faultKind} fault (allowed: ${allowed.join(', ')})` };
 
@@ -126,14 +206,9 @@ function readRetryAfter(input: Record<string, unknown>, fault: { retryAfterSecon
 
 function readValue(kind: FaultKind, input: Record<string, unknown>, fault: { value?: unknown }): string | undefined {
   if (!('value' in input)) return undefined;
-  const { value } = input;
-  if (kind === 'invalid-count' && typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
-    return 'value must not be a valid count (try -3, 1.5, "12" or null)';
-  }
-  if (kind === 'wrong-website' && (typeof value !== 'string' || value.length === 0)) {
-    return 'value must be a non-empty string: the websiteId to echo';
-  }
-  fault.value = value;
+  const problem = entryOf(kind).checkValue?.(input.value);
+  if (problem !== undefined) return problem;
+  fault.value = input.value;
   return undefined;
 }
 
@@ -270,76 +345,32 @@ export function applyFault({ faults, shutdown, report }: ApplyFaultOptions): Mid
       // Only for the faults that hold a request: on Node 20, AbortSignal.any with the emulator's
       // lifelong shutdown signal keeps every combined signal alive, a leak on the hot path.
       const signal = AbortSignal.any([c.req.raw.signal, shutdown]);
-      if (fault.kind === 'hang') {
-        if ((await faults.holdUntilChange(signal)) === 'aborted') return abandoned(c);
+      const { behaviour } = entryOf(fault.kind);
+      if (behaviour === 'hold') {
+        if ((await faults.holdUntilChange(signal)) === 'aborted') return abandonedResponse(c);
         continue;
       }
-      if (fault.kind === 'slow') {
-        const delayMs = (fault.delaySeconds ?? FAULT_DEFAULTS.delaySeconds) * 1000;
-        if ((await faults.delay(delayMs, signal)) === 'aborted') return abandoned(c);
+      if (behaviour === 'delay') {
+        const delayMs = Number(optionOf(fault, 'delaySeconds')) * 1000;
+        if ((await faults.delay(delayMs, signal)) === 'aborted') return abandonedResponse(c);
         return next();
       }
-      return faultAnswer(c, fault, report(new URL(c.req.url).searchParams.get('websiteId') ?? ''));
+      const websiteId = new URL(c.req.url).searchParams.get('websiteId') ?? '';
+      return behaviour({ c, report: report(websiteId), option: (name) => optionOf(fault, name) });
     }
   };
 }
 
 // Nobody reads this answer when the client left; it only settles the handler's promise.
-function abandoned(c: Context): Response {
+function abandonedResponse(c: Context): Response {
   return c.req.raw.signal.aborted
-    ? c.json({ error: 'Client closed the request' } satisfies ErrorBody, 499 as UnofficialStatusCode)
-    : c.json({ error: 'The emulator is shutting down' } satisfies ErrorBody, 503);
+    ? errorJson(c, 499 as UnofficialStatusCode, 'Client closed the request')
+    : errorJson(c, 503, 'The emulator is shutting down');
 }
 
-const HTML = { 'Content-Type': 'text/html; charset=utf-8' };
-const JSON_TYPE = { 'Content-Type': 'application/json' };
-
-/** The answer a fault gives instead of the real one; `report` is what the real one would have held. */
-function faultAnswer(c: Context, fault: Fault, report: RealtimeReport): Response {
-  const error = (status: 400 | 404 | 429 | 500, message: string, headers?: Record<string, string>) =>
-    c.json({ error: message } satisfies ErrorBody, status, headers);
-  switch (fault.kind) {
-    case 'server-error':
-      return error(500, 'Internal server error');
-    case 'bad-gateway':
-      return c.body(htmlPage('502 Bad Gateway', 'The upstream server did not answer.'), 502, HTML);
-    case 'unavailable':
-      return c.body(htmlPage('503 Service Unavailable', 'We are down for maintenance. Please try again later.'), 503, HTML);
-    case 'reset':
-      return c.body(breakingOffBody(JSON.stringify(report)), 200, JSON_TYPE);
-    case 'html':
-      return c.body(htmlPage('Live visitors', 'This is a web page, not the API.'), 200, HTML);
-    case 'invalid-json':
-      return c.body(JSON.stringify(report).slice(0, 24), 200, JSON_TYPE);
-    case 'invalid-count':
-      return c.json({ ...report, currentVisitors: valueOr(fault, FAULT_DEFAULTS.invalidCount) });
-    case 'invalid-timestamp':
-      return c.json({ ...report, timestamp: valueOr(fault, FAULT_DEFAULTS.invalidTimestamp) });
-    case 'wrong-website':
-      return c.json({ ...report, websiteId: valueOr(fault, FAULT_DEFAULTS.wrongWebsite) });
-    case 'missing-field':
-      return c.json(withoutField(report, fault.field ?? FAULT_DEFAULTS.missingField));
-    case 'rate-limited': {
-      const retryAfter = String(fault.retryAfterSeconds ?? FAULT_DEFAULTS.retryAfterSeconds);
-      return error(429, `Rate limit exceeded. Retry in ${retryAfter} seconds.`, { 'Retry-After': retryAfter });
-    }
-    case 'rate-limited-no-retry-after':
-      return error(429, 'Rate limit exceeded.');
-    case 'unauthorized':
-      return unauthorized(c, true);
-    case 'not-found':
-      return error(404, SPEC_MESSAGES.websiteNotFound);
-    case 'bad-request':
-      return error(400, SPEC_MESSAGES.websiteIdRequired);
-    case 'slow':
-    case 'hang':
-      throw new Error(`The ${fault.kind} fault delays the real answer; it has no answer of its own`);
-  }
-}
-
-// `'value' in fault` rather than `??`: null is a wrong value worth sending on purpose.
-function valueOr(fault: Fault, fallback: unknown): unknown {
-  return 'value' in fault ? fault.value : fallback;
+// `in` rather than `??`: null is a wrong value worth sending on purpose.
+function optionOf(fault: Fault, name: FaultOption): unknown {
+  return name in fault ? fault[name] : entryOf(fault.kind).options?.[name];
 }
 
 function withoutField(report: RealtimeReport, field: ReportField): Partial<RealtimeReport> {
@@ -376,7 +407,7 @@ function htmlPage(title: string, text: string): string {
 /** `POST /__emulator/fault`: replaces the active fault. */
 export function setFault(c: Context, faults: FaultSwitch, body: unknown): Response {
   const parsed = parseFault(body);
-  if ('error' in parsed) return c.json({ error: parsed.error } satisfies ErrorBody, 400);
+  if ('error' in parsed) return errorJson(c, 400, parsed.error);
   faults.set(parsed.fault);
   return c.json({ fault: faults.state });
 }

@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
 import { isPlainObject } from '../../../server-kit/config-checks.js';
-import { type ErrorBody, SPEC_MESSAGES } from '../../../src/contract/errors.js';
+import { SPEC_MESSAGES } from '../../../src/contract/errors.js';
 import { MAX_IDENTIFIER_LENGTH } from '../../../src/contract/request.js';
 import type { VisitorWindow } from '../visitor-window.js';
+import { errorJson } from './error-json.js';
 
 interface Pageview {
   readonly websiteId: string;
@@ -16,9 +17,9 @@ interface Pageview {
  */
 export function recordPageview(c: Context, body: unknown, visitors: ReadonlyMap<string, VisitorWindow>, nowMs: number): Response {
   const pageview = parsePageview(body, nowMs);
-  if ('error' in pageview) return c.json({ error: pageview.error } satisfies ErrorBody, 400);
+  if ('error' in pageview) return errorJson(c, 400, pageview.error);
   const window = visitors.get(pageview.websiteId);
-  if (!window) return c.json({ error: SPEC_MESSAGES.websiteNotFound } satisfies ErrorBody, 404);
+  if (!window) return errorJson(c, 404, SPEC_MESSAGES.websiteNotFound);
   window.record(pageview.visitorId, pageview.atMs, nowMs);
   return c.json({ accepted: true }, 202);
 }

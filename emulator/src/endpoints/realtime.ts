@@ -1,12 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { RollingHourLimit } from '../../../server-kit/rolling-hour.js';
-import { type ErrorBody, SPEC_MESSAGES } from '../../../src/contract/errors.js';
+import { SPEC_MESSAGES } from '../../../src/contract/errors.js';
 import type { RealtimeReport } from '../../../src/contract/report.js';
 import { BEARER_TOKEN_SYNTAX, MAX_IDENTIFIER_LENGTH, readWebsiteIdParameter } from '../../../src/contract/request.js';
 import { retryAfterSeconds } from '../../../src/contract/retry-after.js';
 import { HOURLY_REQUEST_LIMITS, type WebsiteConfig } from '../config.js';
 import type { VisitorWindow } from '../visitor-window.js';
+import { errorJson } from './error-json.js';
 
 export interface RealtimeEndpointOptions {
   readonly websites: readonly WebsiteConfig[];
@@ -53,7 +54,7 @@ export class RealtimeEndpoint {
   answer(c: Context): Response {
     const token = readBearerToken(c.req.header('authorization'));
     const owner = token === undefined ? undefined : this.#findByToken(token);
-    if (!owner) return unauthorized(c, token !== undefined);
+    if (!owner) return unauthorizedResponse(c, token !== undefined);
 
     const nowMs = this.#now();
     const limit = this.#limitOf(owner);
@@ -65,13 +66,13 @@ export class RealtimeEndpoint {
     if (!admitted) {
       const retryAfter = retryAfterSeconds(limit.nextRoomAt(nowMs), nowMs);
       const message = `Rate limit exceeded: ${limit.limit} requests per hour on the ${owner.plan} plan. Retry in ${retryAfter} seconds.`;
-      return c.json({ error: message } satisfies ErrorBody, 429, { 'Retry-After': String(retryAfter) });
+      return errorJson(c, 429, message, { 'Retry-After': String(retryAfter) });
     }
 
     const websiteId = readWebsiteIdParameter(new URL(c.req.url).searchParams);
-    if ('error' in websiteId) return c.json({ error: websiteId.error } satisfies ErrorBody, 400);
-    if (!this.#visitors.has(websiteId.value)) return c.json({ error: SPEC_MESSAGES.websiteNotFound } satisfies ErrorBody, 404);
-    if (websiteId.value !== owner.id) return unauthorized(c, true);
+    if ('error' in websiteId) return errorJson(c, 400, websiteId.error);
+    if (!this.#visitors.has(websiteId.value)) return errorJson(c, 404, SPEC_MESSAGES.websiteNotFound);
+    if (websiteId.value !== owner.id) return unauthorizedResponse(c, true);
     return c.json(this.report(owner.id, nowMs));
   }
 
@@ -111,9 +112,9 @@ export class RealtimeEndpoint {
 }
 
 /** The spec's 401, with the RFC 6750 challenge: the scheme to use, and whether a token came but was refused. */
-export function unauthorized(c: Context, invalidToken: boolean): Response {
+export function unauthorizedResponse(c: Context, invalidToken: boolean): Response {
   const challenge = invalidToken ? 'Bearer error="invalid_token"' : 'Bearer';
-  return c.json({ error: SPEC_MESSAGES.unauthorized } satisfies ErrorBody, 401, { 'WWW-Authenticate': challenge });
+  return errorJson(c, 401, SPEC_MESSAGES.unauthorized, { 'WWW-Authenticate': challenge });
 }
 
 /**
