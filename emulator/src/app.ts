@@ -1,6 +1,5 @@
-import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { every, except } from 'hono/combine';
+import { Hono } from 'hono';
+import { except } from 'hono/combine';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
 import { methodNotAllowed } from 'hono/method-not-allowed';
@@ -82,15 +81,16 @@ export function createApp(parts: AppParts): Hono<EmulatorEnv> {
     ),
   );
 
-  const jsonBody = every(
-    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorJson(c, 413, `Request body must be at most ${MAX_BODY_BYTES} bytes`) }),
-    createMiddleware<EmulatorEnv>(async (c, next) => {
-      const body = await readJson(c);
-      if ('error' in body) return errorJson(c, 400, body.error);
-      c.set('body', body.json);
-      await next();
-    }),
-  );
+  const jsonBody = createMiddleware<EmulatorEnv>(async (c, next) => {
+    const body = await readJson(c.req.raw);
+    if (body === 'too large') {
+      // The rest of the body is never read, so the connection cannot carry another request: say so, and close it.
+      return errorJson(c, 413, `Request body must be at most ${MAX_BODY_BYTES} bytes`, { Connection: 'close' });
+    }
+    if ('error' in body) return errorJson(c, 400, body.error);
+    c.set('body', body.json);
+    await next();
+  });
   const faultFirst = applyFault({ faults, shutdown: parts.shutdown, report: (websiteId) => realtime.report(websiteId) });
 
   app.get(REALTIME_PATH, faultFirst, (c) => realtime.answer(c));
@@ -140,17 +140,45 @@ function routedMethods(app: Hono<EmulatorEnv>, path: string): string[] {
 }
 
 /** The body as strict UTF-8 JSON: a byte that is not UTF-8 is an error, not a silent U+FFFD in an id. */
-async function readJson(c: Context): Promise<{ readonly json: unknown } | { readonly error: string }> {
-  let bytes: ArrayBuffer;
+async function readJson(request: Request): Promise<{ readonly json: unknown } | { readonly error: string } | 'too large'> {
+  let bytes: Uint8Array | 'too large';
   try {
-    bytes = await c.req.arrayBuffer();
+    bytes = await readCappedBytes(request);
   } catch {
     return { error: 'Request body could not be read' };
   }
+  if (bytes === 'too large') return bytes;
   if (bytes.byteLength === 0) return { error: 'Request body is required: a JSON object' };
   try {
     return { json: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) };
   } catch {
     return { error: 'Request body must be valid JSON' };
   }
+}
+
+/**
+ * The body's bytes, up to `MAX_BODY_BYTES`, declared or streamed; a larger one is left unread.
+ * Read here rather than by Hono's bodyLimit, which re-wraps the request and threw (a 500) on a
+ * POST with no framing header at all, whose body HTTP/1.1 says is empty.
+ */
+async function readCappedBytes(request: Request): Promise<Uint8Array | 'too large'> {
+  if (Number(request.headers.get('content-length')) > MAX_BODY_BYTES) return 'too large';
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) return 'too large';
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }
