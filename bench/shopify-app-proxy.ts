@@ -1,0 +1,77 @@
+// `npx tsx bench/shopify-app-proxy.ts`: the relay's throughput with Shopify App Proxy signatures
+// checked, against the same requests unchecked, in one run (the cost of one HMAC per request).
+
+import autocannon from 'autocannon';
+import { startEmulatorServer } from '../emulator/src/index.js';
+import { startRelayServer } from '../relay/src/node.js';
+import { signedProxyQuery } from '../relay/test/shopify-app-proxy-signing.js';
+import { printTable, ratio } from './table.js';
+
+const CONNECTIONS = 50;
+const DURATION_SECONDS = 3;
+const ROUNDS = 3;
+const WEBSITE = { id: 'bench-shop', token: 'bench-token' } as const;
+const SHOP = 'bench-shop.myshopify.com';
+const SECRET = 'shpss_bench_0123456789abcdef';
+
+interface Run {
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly failures: number;
+}
+
+async function load(url: string, seconds: number): Promise<Run> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, workers: 1 });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    failures: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+const emulator = await startEmulatorServer({ port: 0, config: { websites: [{ ...WEBSITE, plan: 'enterprise' }] } });
+const base = { upstream: emulator.url, interval: 3_600, maxStale: 3_600, hourlyBudget: 100_000 };
+// Off: no secret, the website is an ordinary one; On: the website is the shop's, every request verified.
+const off = await startRelayServer({ port: 0, config: { ...base, websites: [WEBSITE] }, log: () => undefined });
+const on = await startRelayServer({
+  port: 0,
+  config: { ...base, websites: [{ ...WEBSITE, shop: SHOP }], shopifyAppSecret: SECRET },
+  log: () => undefined,
+});
+// Signed once: the whole run takes about 40 s, inside the 90 s a signature is accepted for.
+const proxied = signedProxyQuery({ websiteId: WEBSITE.id, shop: SHOP, secret: SECRET, timestampSeconds: Math.floor(Date.now() / 1000) });
+const targets = [
+  { server: 'plain request, no App Proxy (the widget without Shopify)', url: `${off.url}/api/v1/realtime?websiteId=${WEBSITE.id}` },
+  { server: "App Proxy's request, signature not checked (off)", url: `${off.url}/api/v1/realtime${proxied}` },
+  { server: "App Proxy's request, signature checked (on)", url: `${on.url}/api/v1/realtime${proxied}` },
+];
+try {
+  for (const target of targets) {
+    const answer = await fetch(target.url);
+    if (answer.status !== 200) throw new Error(`${target.server}: ${answer.status} ${await answer.text()}`);
+    await load(target.url, 1);
+  }
+  const runs: Run[][] = targets.map(() => []);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const [index, target] of targets.entries()) runs[index]!.push(await load(target.url, DURATION_SECONDS));
+  }
+  const median = runs.map((ofTarget) => [...ofTarget].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(ROUNDS / 2)]!);
+  const anchor = median[1]!;
+  printTable(
+    `Relay behind Shopify's App Proxy on loopback: autocannon, ${CONNECTIONS} connections, the median of ${ROUNDS} runs of ${DURATION_SECONDS} s ` +
+      'per row taken in turns, cached answer. Ratios against the same App Proxy request with the signature not checked',
+    targets.map((target, index) => ({
+      server: target.server,
+      'requests/s': Math.round(median[index]!.requestsPerSecond).toLocaleString('en-US'),
+      ratio: ratio(median[index]!.requestsPerSecond, anchor.requestsPerSecond),
+      p50: `${median[index]!.p50Ms} ms`,
+      p99: `${median[index]!.p99Ms} ms`,
+      failures: median[index]!.failures,
+    })),
+  );
+} finally {
+  await Promise.all([off.close(), on.close()]);
+  await emulator.close();
+}
