@@ -79,28 +79,27 @@ export function writeRecord(env: Environment, key: string, record: FeedRecord): 
  * `now` (an hour for a 404 or 400), or null.
  */
 export function parseRecord(text: string | null | undefined, websiteId: string, now: number): FeedRecord | null {
-  let record: Record<string, unknown>;
   try {
-    record = JSON.parse(text ?? '');
+    // Not JSON, or JSON `null` (whose `.report` throws): no record.
+    const record = JSON.parse(text ?? '') as Record<string, unknown>;
+    const report = record.report === null ? null : parseReport(record.report, websiteId);
+    const fetchedAt = finiteOr(record.fetchedAt, null);
+    if (typeof report === 'string' || (report && fetchedAt === null)) return null;
+    const failure = parseFailure(record.failure);
+    const longestWait = failure && isConfigurationError(failure.kind) ? CONFIGURATION_PAUSE_MS : LONGEST_WAIT_MS;
+    return {
+      report,
+      fetchedAt: report ? fetchedAt : null,
+      attemptedAt: notAfter(record.attemptedAt, now + CLOCK_SKEW_TOLERANCE_MS),
+      // A pause set by a clock that ran ahead would outlast its reason: past its bound, it is over.
+      retryAt: notAfter(record.retryAt, now + longestWait + CLOCK_SKEW_TOLERANCE_MS),
+      // Junk counts as no failure; an absurd count only makes the backoff hit its cap.
+      failures: Math.min(MAX_FAILURES, Math.max(0, Number(record.failures) | 0)),
+      failure,
+    };
   } catch {
     return null;
   }
-  if (typeof record !== 'object' || record === null) return null;
-  const report = record.report === null ? null : parseReport(record.report, websiteId);
-  const fetchedAt = finiteOr(record.fetchedAt, null);
-  if (typeof report === 'string' || (report && fetchedAt === null)) return null;
-  const failure = parseFailure(record.failure);
-  const longestWait = failure && isConfigurationError(failure.kind) ? CONFIGURATION_PAUSE_MS : LONGEST_WAIT_MS;
-  return {
-    report,
-    fetchedAt: report ? fetchedAt : null,
-    attemptedAt: notAfter(record.attemptedAt, now + CLOCK_SKEW_TOLERANCE_MS),
-    // A pause set by a clock that ran ahead would outlast its reason: past its bound, it is over.
-    retryAt: notAfter(record.retryAt, now + longestWait + CLOCK_SKEW_TOLERANCE_MS),
-    // Junk counts as no failure; an absurd count only makes the backoff hit its cap.
-    failures: Math.min(MAX_FAILURES, Math.max(0, Math.trunc(finiteOr(record.failures, 0)))),
-    failure,
-  };
 }
 
 /** A time no later than `latest`, or null. */
@@ -116,10 +115,5 @@ function parseFailure(value: unknown): FeedFailure | null {
   if (typeof value !== 'object' || value === null) return null;
   const { kind, status, message } = value as Record<string, unknown>;
   if (!KINDS.has(kind) || typeof message !== 'string') return null;
-  const code = finiteOr(status, null);
-  return {
-    kind: kind as RealtimeErrorKind,
-    status: code !== null && Number.isInteger(code) && code >= 100 && code <= 599 ? code : null,
-    message: message.slice(0, MAX_MESSAGE_LENGTH),
-  };
+  return { kind: kind as RealtimeErrorKind, status: finiteOr(status, null), message: message.slice(0, MAX_MESSAGE_LENGTH) };
 }
