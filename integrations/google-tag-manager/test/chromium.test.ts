@@ -50,6 +50,7 @@ afterAll(async () => {
 function productPage(fields: Record<string, unknown>, formDelayMs = 0): string {
   const tag = JSON.stringify({ code: template.code, fields, permissions: template.permissionsJson }).replaceAll('<', '\\u003c');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">
+    <script>window.dataLayer = window.dataLayer || [];</script>
     <script type="application/json" id="gtm-tag">${tag}</script>
     <script type="module" src="/gtm/browser-host.js"></script></head>
     <body><h1>Winter sale</h1><div id="product"></div><p>Free returns within 30 days.</p>
@@ -97,6 +98,18 @@ describe('the Tag Manager template in Chromium', () => {
     expect(await page.locator('live-visitors').count()).toBe(1);
     expect(await page.locator('form.product-form').evaluate((form) => form.nextElementSibling?.localName)).toBe('live-visitors');
     expect(cdnRequests.slice(0, 2)).toEqual(['live-visitors-loader.js', 'live-visitors.js']);
+    // What the README's GA4 trigger and variables read: the impression, once seen for a second.
+    const impressions = () =>
+      page.evaluate(() =>
+        (globalThis as unknown as { dataLayer: Array<{ event?: string }> }).dataLayer.filter(
+          (entry) => entry.event === 'live_visitors_impression',
+        ),
+      );
+    await expect
+      .poll(impressions, { timeout: 10_000 })
+      .toEqual([
+        { event: 'live_visitors_impression', live_visitors_variant: 'shown', live_visitors_count: 17, live_visitors_website: 'demo-shop' },
+      ]);
     expect(errors).toEqual([]);
     await page.close();
   });
