@@ -44,8 +44,8 @@ final class Live_Visitors_Settings {
 	}
 
 	public static function register_hooks(): void {
-		add_action( 'admin_init', array( self::class, 'register' ) );
-		add_action( 'rest_api_init', array( self::class, 'register' ) );
+		// On every request, so that update_option from any code goes through the same checks.
+		add_action( 'init', array( self::class, 'register' ) );
 		// A new website, token or service makes the cached count someone else's: forget it.
 		add_action( 'update_option_' . self::OPTION, array( self::class, 'forget_cached_answer' ), 10, 2 );
 	}
@@ -101,6 +101,10 @@ final class Live_Visitors_Settings {
 			return array_merge( self::defaults(), $result['settings'] );
 		}
 		foreach ( $result['errors'] as $field => $message ) {
+			// Outside wp-admin (code calling update_option) there is no notice to show: the value is refused all the same.
+			if ( ! function_exists( 'add_settings_error' ) ) {
+				break;
+			}
 			add_settings_error( self::OPTION, 'live_visitors_' . $field, $message, 'error' );
 		}
 		return $previous;
