@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { browserEnvironment as env, environment, setEnvironment, withStorage } from '../src/realtime/environment.js';
+import { browserEnvironment as env, environment, setEnvironment, after as timerAfter, withStorage } from '../src/realtime/environment.js';
 
 describe('the browser environment', () => {
   it('reports visibility changes until unsubscribed', () => {
@@ -69,5 +69,56 @@ describe('the browser environment', () => {
     restore();
     expect(warn).toHaveBeenCalledWith('hello');
     expect(environment()).toBe(env);
+  });
+});
+
+// Imported as `timerAfter`: Biome reads a bare `after(…)` in a test file as a test hook.
+describe('after(): a timer with a cancel function', () => {
+  /**
+   * Timers whose handles are reused as soon as a timer has run, as the HTML spec allows (it
+   * promises only an id not among the active timers): the smallest free number.
+   */
+  function reusingTimers() {
+    const active = new Map<number, () => void>();
+    const timers = {
+      ...env,
+      setTimeout: (callback: () => void) => {
+        let handle = 1;
+        while (active.has(handle)) handle += 1;
+        active.set(handle, callback);
+        return handle;
+      },
+      clearTimeout: (handle: unknown) => void active.delete(handle as number),
+    };
+    const run = (handle: number) => {
+      const callback = active.get(handle);
+      active.delete(handle);
+      callback?.();
+    };
+    return { timers, run, active };
+  }
+
+  it('a cancel after the timer ran leaves a later timer with the same handle running', () => {
+    const { timers, run, active } = reusingTimers();
+    const fired: string[] = [];
+    const cancelFirst = timerAfter(timers, 10, () => fired.push('first'));
+    run(1);
+    timerAfter(timers, 10, () => fired.push('second'));
+    expect([...active.keys()]).toEqual([1]);
+    cancelFirst();
+    run(1);
+    expect(fired).toEqual(['first', 'second']);
+  });
+
+  it('a cancel before the timer ran stops it, and a second cancel does nothing', () => {
+    const { timers, run, active } = reusingTimers();
+    const fired: string[] = [];
+    const cancel = timerAfter(timers, 10, () => fired.push('first'));
+    cancel();
+    timerAfter(timers, 10, () => fired.push('second'));
+    cancel();
+    run(1);
+    expect(fired).toEqual(['second']);
+    expect(active.size).toBe(0);
   });
 });

@@ -1,11 +1,11 @@
 import { answerAge, freshFor } from '../contract/cache-headers.js';
-import { errorKindForStatus, isConfigurationError } from '../contract/errors.js';
+import { errorKindForStatus, isConfigurationError, type RealtimeErrorKind } from '../contract/errors.js';
 import { parseReport, type RealtimeReport } from '../contract/report.js';
 import { realtimeUrl } from '../contract/request.js';
 import { retryAfterDelay } from '../contract/retry-after.js';
 import { serviceMessage } from '../contract/service-message.js';
 import { DEV_MODE } from '../dev-mode.js';
-import { type Environment, environment } from './environment.js';
+import { after, type Environment, environment } from './environment.js';
 import { RealtimeError } from './errors.js';
 
 export const REQUEST_TIMEOUT_MS = 10_000;
@@ -41,7 +41,7 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
 
   // Aborted by the timer, or by our caller's signal.
   const attempt = new AbortController();
-  const timer = env.setTimeout(() => attempt.abort(), timeoutMs);
+  const cancelTimeout = after(env, timeoutMs, () => attempt.abort());
   const forwardAbort = () => attempt.abort(signal?.reason);
   signal?.addEventListener('abort', forwardAbort);
   if (signal?.aborted) forwardAbort();
@@ -65,8 +65,8 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
       const kind = attempt.signal.aborted ? 'timeout' : 'network';
       throw new RealtimeError({ kind, message: DEV_MODE ? transportMessage(kind, url, timeoutMs) : url });
     }
+    if (!response.ok) throw statusError(request, url, response, body);
     const { status, headers } = response;
-    if (!response.ok) throw statusError(status, headers, url, body, request);
 
     let json: unknown;
     try {
@@ -84,7 +84,7 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
     const maxAgeMs = freshFor(headers.get('cache-control'));
     return { report, ageMs, stale: maxAgeMs !== null && ageMs > maxAgeMs };
   } finally {
-    env.clearTimeout(timer);
+    cancelTimeout();
     signal?.removeEventListener('abort', forwardAbort);
   }
 }
@@ -101,40 +101,39 @@ function invalid(url: string, reason: string, status: number): RealtimeError {
   return new RealtimeError({ kind: 'invalid-response', status, message });
 }
 
-/**
- * Status → error kind (the contract's), with the service's own words (token redacted) and the fix.
- * `body` and `request` come last: only the development build reads them, and the production
- * build's minifier drops unused trailing arguments.
- */
-function statusError(status: number, headers: Headers, url: string, body: string, request: RealtimeRequest): RealtimeError {
+/** The answer's status → error kind (the contract's), with the service's own words and the fix. */
+function statusError(request: RealtimeRequest, url: string, { status, headers }: Response, body: string): RealtimeError {
   const kind = errorKindForStatus(status);
   // The service's own words (token redacted) only in the development build: production keeps
   // the status, the URL and the attribute to fix, and leaves the redaction code out.
   const said = DEV_MODE && serviceMessage(body, headers.get('content-type'), [request.token]);
-  // A chain of conditions, not a table: 19 bytes less in a bundle that every shopper downloads.
-  // Production builds keep only the attribute to fix.
-  const advice = !DEV_MODE
-    ? isConfigurationError(kind)
-      ? kind === 'unauthorized'
-        ? 'token'
-        : 'website-id'
-      : kind
-    : kind === 'unauthorized'
-      ? "check the token attribute: this website's API token, or none for a relay."
-      : kind === 'bad-request'
-        ? 'set the website-id attribute.'
-        : kind === 'not-found'
-          ? `no website "${request.websiteId}": check the website-id attribute and api-base.`
-          : kind === 'rate-limited'
-            ? 'plan limit reached: raise interval, or use a relay.'
-            : kind === 'server'
-              ? 'the service failed; retrying.'
-              : 'unexpected status; check api-base.';
   return new RealtimeError({
     kind,
     status,
-    message: `${status}${said ? ` "${said}"` : ''} from ${url}: ${advice}`,
+    message: `${status}${said ? ` "${said}"` : ''} from ${url}: ${advice(kind, request.websiteId)}`,
     // Any status may carry one (503 too); the back-off honours it for 429s only.
     retryAfterMs: retryAfterDelay(headers),
   });
+}
+
+/** What to do about a failed answer: the development build says it; production names just the attribute to fix, or the kind. */
+function advice(kind: RealtimeErrorKind, websiteId: string): string {
+  if (!DEV_MODE) {
+    if (kind === 'unauthorized') return 'token';
+    return isConfigurationError(kind) ? 'website-id' : kind;
+  }
+  switch (kind) {
+    case 'unauthorized':
+      return "check the token attribute: this website's API token, or none for a relay.";
+    case 'bad-request':
+      return 'set the website-id attribute.';
+    case 'not-found':
+      return `no website "${websiteId}": check the website-id attribute and api-base.`;
+    case 'rate-limited':
+      return 'plan limit reached: raise interval, or use a relay.';
+    case 'server':
+      return 'the service failed; retrying.';
+    default:
+      return 'unexpected status; check api-base.';
+  }
 }

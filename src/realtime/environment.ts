@@ -91,6 +91,27 @@ export function withStorage<T>(env: Environment, use: (storage: Storage) => T): 
   }
 }
 
+/** Stops what was started; calling it again, or after the thing ended by itself, does nothing. */
+export type Cancel = () => void;
+
+/**
+ * Calls `callback` once, `ms` from now (a delay below 0 counts as 0); returns its cancel function.
+ * A timer's handle may be reused once the timer has run (the HTML spec promises only an id not
+ * among the active timers), so a fired timer's handle is never cleared: a stale cancel can never
+ * stop a later timer.
+ */
+export function after(env: Environment, ms: number, callback: () => void): Cancel {
+  let pending = true;
+  const handle = env.setTimeout(() => {
+    pending = false;
+    callback();
+  }, ms);
+  return () => {
+    if (pending) env.clearTimeout(handle);
+    pending = false;
+  };
+}
+
 let current: Environment = browserEnvironment;
 
 /** The environment new feeds are created with. */
