@@ -2,7 +2,7 @@ import { retryDelay } from '../contract/backoff.js';
 import { isConfigurationError } from '../contract/errors.js';
 import { DEV_MODE } from '../dev-mode.js';
 import { fetchRealtimeAnswer, REQUEST_TIMEOUT_MS } from './client.js';
-import { type Environment, environment } from './environment.js';
+import { after, type Cancel, type Environment, environment } from './environment.js';
 import { RealtimeError } from './errors.js';
 import { exclusively } from './lock.js';
 import {
@@ -40,6 +40,8 @@ export type FeedListener = (snapshot: FeedSnapshot) => void;
 
 export { CLOCK_SKEW_TOLERANCE_MS } from './storage.js';
 
+/** A retry time further ahead than any wait we set (or two intervals) means the clock jumped back. */
+const MAX_PLAUSIBLE_WAIT_MS = 2 * 60 * 60_000;
 /**
  * Another tab was asking when we meant to: its answer normally arrives as a storage event well
  * before this; if its page closed mid-request, we ask ourselves after this long.
@@ -65,7 +67,8 @@ export class VisitorFeed {
   #settled = false;
   #online = true;
   #running = false;
-  #timer: unknown = null;
+  /** Cancels the timer of the next poll, if one is set. */
+  #cancelPoll: Cancel | null = null;
   #inFlight: AbortController | null = null;
   /** Not before this device time: another tab was asking (see OTHER_TAB_GRACE_MS). */
   #quietUntil = 0;
@@ -149,7 +152,7 @@ export class VisitorFeed {
 
   #stop(): void {
     this.#running = false;
-    this.#env.clearTimeout(this.#timer);
+    this.#cancelPoll?.();
     this.#inFlight?.abort();
     this.#inFlight = null;
     // No need to empty the list: a stop only ever follows a start, which makes a new one.
@@ -157,22 +160,26 @@ export class VisitorFeed {
     this.#onStop();
   }
 
-  /** When the next request is due, by the device clock: an interval after the last one, or when the backoff ends. */
+  /** When the next request is due, by the device clock: the next attempt, unless another tab is asking. */
   #dueAt(): number {
+    return Math.max(this.#nextAttemptAt(), this.#quietUntil);
+  }
+
+  /**
+   * An interval after the last request or, while failing, when the backoff ends; now when either
+   * lies implausibly far ahead (the device clock jumped back since).
+   */
+  #nextAttemptAt(): number {
     const { fetchedAt, attemptedAt, retryAt } = this.#record;
     const now = this.#env.now();
-    // Not `fetchedAt`: a relay's answer may arrive already old, and must not make us ask again at once.
+    if (retryAt !== null) {
+      const latestPlausible = now + Math.max(MAX_PLAUSIBLE_WAIT_MS, 2 * this.intervalMs);
+      return retryAt > latestPlausible ? now : retryAt;
+    }
+    // Not `fetchedAt` first: a relay's answer may arrive already old, and must not make us ask again at once.
     const last = attemptedAt ?? fetchedAt;
-    // While failing, the backoff decides, unless it ends implausibly late (the clock jumped back).
-    const due =
-      retryAt !== null
-        ? retryAt > now + Math.max(MAX_PLAUSIBLE_WAIT_MS, 2 * this.intervalMs)
-          ? now
-          : retryAt
-        : last === null || last > now + CLOCK_SKEW_TOLERANCE_MS
-          ? now
-          : last + this.intervalMs;
-    return Math.max(due, this.#quietUntil);
+    if (last === null || last > now + CLOCK_SKEW_TOLERANCE_MS) return now;
+    return last + this.intervalMs;
   }
 
   #canAsk(): boolean {
@@ -180,11 +187,10 @@ export class VisitorFeed {
   }
 
   #schedule(): void {
-    // The handle may be of a timer that already ran: clearing it again is a no-op (handles are never reused).
-    this.#env.clearTimeout(this.#timer);
+    this.#cancelPoll?.();
     if (!this.#running || this.#fatal || this.#inFlight || !this.#canAsk()) return;
-    // Overdue is a negative delay, which setTimeout takes as 0.
-    this.#timer = this.#env.setTimeout(() => void this.#poll(false), this.#dueAt() - this.#env.now());
+    // Overdue is a negative delay, which counts as 0.
+    this.#cancelPoll = after(this.#env, this.#dueAt() - this.#env.now(), () => void this.#poll(false));
   }
 
   async #poll(force: boolean): Promise<void> {
@@ -315,9 +321,6 @@ function asRealtimeError(error: unknown): RealtimeError {
     ? error
     : new RealtimeError({ kind: 'network', message: DEV_MODE ? `Request failed: ${String(error)}` : String(error) });
 }
-
-/** A retry time further ahead than any wait we set (or two intervals) means the clock jumped back. */
-const MAX_PLAUSIBLE_WAIT_MS = 2 * 60 * 60_000;
 
 const feeds = new Map<string, VisitorFeed>();
 
