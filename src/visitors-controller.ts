@@ -2,12 +2,24 @@ import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-e
 import { type ConfigResult, resolveConfig, type WidgetAttributes, type WidgetConfig } from './config.js';
 import { DEV_MODE } from './dev-mode.js';
 import { dispatch, type LiveVisitorsErrorDetail, type LiveVisitorsUpdateDetail } from './events.js';
-import { environment } from './realtime/environment.js';
+import { after, type Cancel, environment } from './realtime/environment.js';
 import { type FeedSnapshot, feedFor, feedId } from './realtime/feed.js';
 import { SteadyDisplay } from './steady-display.js';
 import { type FeedView, feedView, UNAVAILABLE, type WidgetView } from './view-state.js';
 
 type Host = ReactiveControllerHost & HTMLElement & WidgetAttributes;
+
+/** What an element knows of the feed (or configuration error) it follows: made afresh when it follows another. */
+interface Followed {
+  /** Which feed at which interval, or which configuration error. */
+  id: string;
+  snapshot: FeedSnapshot | null;
+  /** The fetch time of the last report announced. */
+  announcedFetchTime: number | null;
+  /** The attempt time of the last failure announced. */
+  announcedFailureAt: number | null;
+  steady: SteadyDisplay;
+}
 
 /**
  * Connects one element to its website's shared feed. At each update it reads the host's
@@ -22,16 +34,11 @@ export class VisitorsController implements ReactiveController {
   view: WidgetView = { ...UNAVAILABLE, shown: false };
   /** The configuration of the last update, unless its attributes were invalid. */
   #config?: WidgetConfig | undefined;
-  /** The feed (or configuration error) the element follows; what it announced belongs to it. */
-  #followed?: string;
+  /** The feed the element follows (from its first update on), and what it announced of it. */
+  #followed: Followed | null = null;
   #unsubscribe?: (() => void) | undefined;
-  // `!`: this and the fields marked so below belong to the followed feed, and `#follow` sets them
-  // afresh (every update runs it first), before anything reads them.
-  #snapshot!: FeedSnapshot | null;
-  #expiryTimer: unknown = null;
-  #announcedFetchTime!: number | null;
-  #announcedFailureAt!: number | null;
-  #steady!: SteadyDisplay;
+  /** Cancels the wake-up at the next change by time alone, if one is set. */
+  #cancelWake: Cancel | null = null;
 
   constructor(host: Host) {
     this.#host = host;
@@ -47,30 +54,29 @@ export class VisitorsController implements ReactiveController {
   }
 
   hostUpdate(): void {
-    this.#follow(resolveConfig(this.#host));
-    const view = this.#feedViewNow();
+    const followed = this.#follow(resolveConfig(this.#host));
+    const view = this.#feedViewNow(followed);
     const count = view.report?.currentVisitors ?? null;
     // Invalid attributes show no count, so their `min` does not matter.
-    this.view = { ...view, shown: this.#steady.shows(count, this.#config?.min ?? 1, environment().now()) };
+    this.view = { ...view, shown: followed.steady.shows(count, this.#config?.min ?? 1, environment().now()) };
   }
 
   /** Wakes the element when its view changes by time alone. */
   hostUpdated(): void {
-    const env = environment();
-    // After every render, so a changed max-age moves the switch to `unavailable` too. The handle
-    // may be of a timer that already ran: clearing it again is a no-op (handles are never reused).
-    env.clearTimeout(this.#expiryTimer);
+    // After every render, so a changed max-age moves the switch to `unavailable` too.
+    this.#cancelWake?.();
     const { changesAt } = this.view;
     if (changesAt === null || !this.#host.isConnected) return;
-    // Just after the change; one already past is a negative delay, which setTimeout takes as 0.
+    const env = environment();
+    // Just after the change; one already past is a negative delay, which counts as 0.
     // No cap needed: max-age is at most 7 days, well within a timer's 2^31 - 1 ms.
-    this.#expiryTimer = env.setTimeout(() => this.#host.requestUpdate(), changesAt - env.now() + 1);
+    this.#cancelWake = after(env, changesAt - env.now() + 1, () => this.#host.requestUpdate());
   }
 
   hostDisconnected(): void {
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
-    environment().clearTimeout(this.#expiryTimer);
+    this.#cancelWake?.();
   }
 
   refresh(): void {
@@ -78,43 +84,42 @@ export class VisitorsController implements ReactiveController {
   }
 
   /** Points the element at a (new) configuration; keeps its subscription when nothing that matters changed. */
-  #follow(result: ConfigResult): void {
+  #follow(result: ConfigResult): Followed {
     const invalid = typeof result === 'string';
     this.#config = invalid ? undefined : result;
-    const followed = invalid ? `invalid:${result}` : feedId(result.key) + result.intervalMs;
-    if (followed === this.#followed) return;
+    const id = invalid ? `invalid:${result}` : feedId(result.key) + result.intervalMs;
+    if (this.#followed?.id === id) return this.#followed;
     this.hostDisconnected();
+    const followed: Followed = { id, snapshot: null, announcedFetchTime: null, announcedFailureAt: null, steady: new SteadyDisplay() };
     this.#followed = followed;
-    this.#snapshot = null;
-    this.#announcedFetchTime = null;
-    this.#announcedFailureAt = null;
-    this.#steady = new SteadyDisplay();
     if (!invalid) this.#subscribe();
     else {
       environment().warn(DEV_MODE ? `shows nothing: ${result}` : result);
       this.#announce<LiveVisitorsErrorDetail>('live-visitors-error', { kind: 'config', status: null, message: result });
     }
+    return followed;
   }
 
   #subscribe(): void {
     const config = this.#config;
-    if (!config || this.#unsubscribe || !this.#host.isConnected) return;
-    this.#unsubscribe = feedFor(config.key).subscribe((snapshot) => this.#receive(snapshot), config.intervalMs);
+    const followed = this.#followed;
+    if (!config || !followed || this.#unsubscribe || !this.#host.isConnected) return;
+    this.#unsubscribe = feedFor(config.key).subscribe((snapshot) => this.#receive(followed, snapshot), config.intervalMs);
   }
 
-  #feedViewNow(): FeedView {
+  #feedViewNow({ snapshot }: Followed): FeedView {
     const config = this.#config;
     if (!config) return UNAVAILABLE;
-    return feedView(this.#snapshot, environment().now(), config.maxAgeMs, config.intervalMs);
+    return feedView(snapshot, environment().now(), config.maxAgeMs, config.intervalMs);
   }
 
-  #receive(snapshot: FeedSnapshot): void {
-    this.#snapshot = snapshot;
+  #receive(followed: Followed, snapshot: FeedSnapshot): void {
+    followed.snapshot = snapshot;
     this.#host.requestUpdate();
     const { report, fetchedAt, attemptedAt, failure } = snapshot;
     // A report is new when it was fetched at another time: failures and other tabs re-send the same one.
-    if (report && fetchedAt !== this.#announcedFetchTime && this.#feedViewNow().report === report) {
-      this.#announcedFetchTime = fetchedAt;
+    if (report && fetchedAt !== followed.announcedFetchTime && this.#feedViewNow(followed).report === report) {
+      followed.announcedFetchTime = fetchedAt;
       this.#announce<LiveVisitorsUpdateDetail>('live-visitors-update', {
         count: report.currentVisitors,
         websiteId: report.websiteId,
@@ -122,8 +127,8 @@ export class VisitorsController implements ReactiveController {
       });
     }
     // Likewise a failure is new when it came from another attempt.
-    if (failure && attemptedAt !== this.#announcedFailureAt) {
-      this.#announcedFailureAt = attemptedAt;
+    if (failure && attemptedAt !== followed.announcedFailureAt) {
+      followed.announcedFailureAt = attemptedAt;
       // A copy: a listener that changes its event's detail must not change the feed's record.
       this.#announce<LiveVisitorsErrorDetail>('live-visitors-error', { ...failure });
     }
