@@ -17,7 +17,7 @@ export interface StorefrontContext {
  * - `asset_url`: the CDN URL of a file in the extension's `assets/` folder;
  * - `t`: the storefront translation of a key from `locales/<language>.json`, falling back to the
  *   default locale, HTML-escaped unless the key ends in `_html`;
- * - `json`: the value as JSON (Shopify escapes `/` as `\/` too; a JavaScript string reads the same);
+ * - `json`: the value as JSON (here only an asset URL and a translation go through it);
  * - `render`: a snippet from `snippets/`, with only the variables passed to it (liquidjs's own).
  * `escape`, `strip`, `append`, `divided_by` and `blank` are standard Liquid, as liquidjs has them.
  */
@@ -40,7 +40,7 @@ export function shopifyLiquid(context: StorefrontContext): Liquid {
     render: () => '',
   });
   liquid.registerFilter('asset_url', (name: string) => `${context.assetBase}/${name}`);
-  liquid.registerFilter('json', (value: unknown) => JSON.stringify(value ?? null).replaceAll('/', '\\/'));
+  liquid.registerFilter('json', (value: unknown) => JSON.stringify(value ?? null));
   liquid.registerFilter('t', async (key: string) => {
     const text = (await translationOf(context.locale ?? 'en', key)) ?? `translation missing: ${context.locale ?? 'en'}.${key}`;
     return key.endsWith('_html') ? text : escapeHtml(text);
