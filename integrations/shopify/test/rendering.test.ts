@@ -43,6 +43,11 @@ async function liveSentence(page: Page, selector = 'live-visitors'): Promise<str
   return (await element.locator('[part="text"]').textContent()) ?? '';
 }
 
+it('the embed without settings renders nothing, not even the script', async () => {
+  expect((await renderBlock('live-visitors-embed.liquid', {}, { assetBase: shop.assetBase })).trim()).toBe('');
+  expect((await renderBlock('live-visitors-embed.liquid', { selector: 'form' }, { assetBase: shop.assetBase })).trim()).toBe('');
+});
+
 it('a block without a website ID renders nothing for shoppers, and a notice in the theme editor that breaks nothing', async () => {
   const context = { assetBase: shop.assetBase };
   expect((await renderBlock('live-visitors.liquid', {}, context)).trim()).toBe('');
