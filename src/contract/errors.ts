@@ -1,13 +1,25 @@
-/** Why a realtime request failed: the widget's and the relay's policy (retry, back off, give up) follows from it. */
-export type RealtimeErrorKind =
-  | 'unauthorized'
-  | 'bad-request'
-  | 'not-found'
-  | 'rate-limited'
-  | 'server'
-  | 'network'
-  | 'timeout'
-  | 'invalid-response';
+/**
+ * Why a realtime request can fail, each kind once: the widget's and the relay's policy (retry,
+ * back off, give up) follows from it, and their stored records are checked against this list.
+ */
+export const REALTIME_ERROR_KINDS = [
+  'unauthorized',
+  'bad-request',
+  'not-found',
+  'rate-limited',
+  'server',
+  'network',
+  'timeout',
+  'invalid-response',
+] as const;
+
+/** Why a realtime request failed: one of `REALTIME_ERROR_KINDS`. */
+export type RealtimeErrorKind = (typeof REALTIME_ERROR_KINDS)[number];
+
+/** Whether an untrusted value (a stored record's, say) is one of the kinds. */
+export function isRealtimeErrorKind(value: unknown): value is RealtimeErrorKind {
+  return (REALTIME_ERROR_KINDS as readonly unknown[]).includes(value);
+}
 
 /**
  * The message texts of the spec's part 7, verbatim (the spec shows `<token>` in code formatting).

@@ -1,4 +1,4 @@
-import { isConfigurationError, type RealtimeErrorKind } from '../contract/errors.js';
+import { isConfigurationError, isRealtimeErrorKind, type RealtimeErrorKind } from '../contract/errors.js';
 import { parseReport, type RealtimeReport } from '../contract/report.js';
 import { finiteOr } from '../finite.js';
 import { type Environment, withStorage } from './environment.js';
@@ -108,12 +108,10 @@ function notAfter(value: unknown, latest: number): number | null {
   return time !== null && time <= latest ? time : null;
 }
 
-/** The kinds a record may hold (a 401's never is). Only strings are in it, so `has` checks the type too. */
-const KINDS = new Set<unknown>(['bad-request', 'not-found', 'rate-limited', 'server', 'network', 'timeout', 'invalid-response']);
-
 function parseFailure(value: unknown): FeedFailure | null {
   if (typeof value !== 'object' || value === null) return null;
   const { kind, status, message } = value as Record<string, unknown>;
-  if (!KINDS.has(kind) || typeof message !== 'string') return null;
-  return { kind: kind as RealtimeErrorKind, status: finiteOr(status, null), message: message.slice(0, MAX_MESSAGE_LENGTH) };
+  // A 401 is about one page's token, which storage never holds: no record holds one either.
+  if (!isRealtimeErrorKind(kind) || kind === 'unauthorized' || typeof message !== 'string') return null;
+  return { kind, status: finiteOr(status, null), message: message.slice(0, MAX_MESSAGE_LENGTH) };
 }
