@@ -1,3 +1,5 @@
+import { SPEC_MESSAGES } from './errors.js';
+
 /** The service's one operation, so the widget talks to a relay exactly as it would to the service. */
 export const REALTIME_PATH = '/api/v1/realtime';
 
@@ -22,7 +24,7 @@ export function readWebsiteIdParameter(parameters: URLSearchParams): WebsiteIdPa
   const values = parameters.getAll('websiteId');
   if (values.length > 1) return { error: 'websiteId must be given only once' };
   const value = values[0];
-  if (!value) return { error: 'websiteId is required' };
+  if (!value) return { error: SPEC_MESSAGES.websiteIdRequired };
   if (value.length > MAX_IDENTIFIER_LENGTH) return { error: `websiteId must be at most ${MAX_IDENTIFIER_LENGTH} characters` };
   return { value };
 }
