@@ -129,8 +129,8 @@ function terserAfterOxc(): Plugin {
  * One config for two jobs:
  * - `vite` (npm start) serves the marketers' demo from demo/, with the emulated service on the
  *   same origin and the built script-tag bundle at /live-visitors.js;
- * - `vite build` writes dist/live-visitors.js, the self-contained, minified script-tag bundle
- *   (Lit included, production build), with its language files and lazy chunks beside it as
+ * - `vite build` writes dist/live-visitors.js, the minified script-tag bundle (src/script-tag.ts:
+ *   Lit included, production build), with its language files and lazy chunks beside it as
  *   dist/live-visitors-<name>.js. Library mode
  *   for its output without Vite's preload helper; oxc minifies, then terser (below).
  * The package's builds for bundler users are vite.library.config.ts (production) and `tsc`
@@ -151,10 +151,13 @@ export default defineConfig({
     reportCompressedSize: false,
     copyPublicDir: false,
     // Library mode: an app build would wrap each dynamic import in Vite's preload helper (1.9 KB
-    // gzip, with `modulePreload: false` too), and our only dynamic imports are language files.
+    // gzip, with `modulePreload: false` too), and our dynamic imports are all lazy files of ours.
     lib: { entry: here('src/script-tag.ts'), formats: ['es'], fileName: () => 'live-visitors.js' },
     rolldownOptions: {
-      preserveEntrySignatures: 'exports-only',
+      // The lazy files (experiments, placement) import what they share with the bundle from the
+      // bundle, which the page has already run: 'exports-only' would split that shared code into
+      // more files that every page then fetches before the bundle can run.
+      preserveEntrySignatures: 'allow-extension',
       // One flat folder: a Shopify theme app extension's assets/ has no subfolders, and the same
       // layout then serves Shopify, the WordPress plugin's folder and a CDN alike.
       output: { chunkFileNames: 'live-visitors-[name].js' },

@@ -8,9 +8,9 @@ import { build, type Plugin } from 'vite';
 export const FEATURES: Record<string, string[]> = {
   'disclosure (hover, focus, tap, Escape)': ['src/disclosure.ts'],
   'steady display': ['src/steady-display.ts'],
-  'impressions (IntersectionObserver, 1 s)': ['src/impressions.ts'],
-  'impression event and dataLayer push': ['src/analytics.ts'],
-  holdout: ['src/holdout.ts'],
+  // Holdout and impressions are a file of their own (src/experiments.ts): the bundle pays only for loading it.
+  'holdout and impressions, loaded on demand': ['src/experiments-on-demand.ts'],
+  'placement queue (window.liveVisitors)': ['src/placement-queue.ts'],
   'on-demand languages (loader for 35)': ['src/locales/catalog.ts'],
 };
 

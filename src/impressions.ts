@@ -1,4 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
+import { reportImpression } from './analytics.js';
+import type { LiveVisitors } from './live-visitors.js';
 import { environment } from './realtime/environment.js';
 
 /** How long the element must stay at least half visible before it counts as seen. */
@@ -62,4 +64,14 @@ export class ImpressionWatch implements ReactiveController {
     environment().clearTimeout(this.#timer);
     this.#timer = null;
   }
+}
+
+/**
+ * Started by the element once it shows a count (src/experiments-on-demand.ts): watches `host`, and when it is seen, announces its count, website and variant as its
+ * event and to dataLayer. The report's website is the element's, trimmed: the client accepts no other.
+ */
+export function watchImpressions(host: LiveVisitors, showing: () => boolean): void {
+  new ImpressionWatch(host, showing, () =>
+    reportImpression(host, { count: host.count!, websiteId: host.websiteId!.trim(), variant: host.variant }),
+  );
 }

@@ -1,7 +1,6 @@
 import { type PropertyValues, ReactiveElement } from '@lit/reactive-element';
-import { reportImpression } from './analytics.js';
-import { type Variant, variantFor } from './holdout.js';
-import { ImpressionWatch } from './impressions.js';
+import { knownVariant, watchImpressions } from './experiments-on-demand.js';
+import type { Variant } from './holdout.js';
 import { styles } from './live-visitors.styles.js';
 import { builtInTexts } from './locales/catalog.js';
 import { formatAbout, formatMessage, type Notation, resolveLocale } from './messages.js';
@@ -113,6 +112,8 @@ export class LiveVisitors extends ReactiveElement {
   #dom: WidgetDom | null = null;
   /** It shows a count, or would if it were not held out: what an impression needs. */
   #showsCount = false;
+  /** The impression's watch has started: once, at the first count shown (after its file is in). */
+  #watchesImpressions = false;
 
   constructor() {
     super();
@@ -132,11 +133,6 @@ export class LiveVisitors extends ReactiveElement {
     this.disclosureText = null;
     this.holdout = 0;
     this.state = 'loading';
-    new ImpressionWatch(
-      this,
-      () => this.#showsCount,
-      () => reportImpression(this, { count: this.count!, websiteId: this.#visitors.view.report!.websiteId, variant: this.variant }),
-    );
   }
 
   /** The current count (also when below `min`), or null when none is young enough to show. */
@@ -150,9 +146,12 @@ export class LiveVisitors extends ReactiveElement {
     return report ? new Date(report.timestamp) : null;
   }
 
-  /** `holdout` when this browser is in the control group for this website (it then shows the fallback), else `shown`. */
+  /**
+   * `holdout` when this browser is in the control group for this website (it then shows the
+   * fallback), else `shown`. With a `holdout`, also `holdout` for the moment its file loads.
+   */
   get variant(): Variant {
-    return variantFor(this.websiteId?.trim() ?? '', this.holdout);
+    return knownVariant(this) ?? 'holdout';
   }
 
   /**
@@ -183,7 +182,8 @@ export class LiveVisitors extends ReactiveElement {
     // A language of its own file shows nothing until the file is in, then updates.
     const builtIn = shown ? builtInTexts(locale, () => this.requestUpdate()) : null;
     this.#showsCount = !!builtIn;
-    if (!builtIn || this.variant === 'holdout') {
+    if (builtIn && !this.#watchesImpressions) this.#watchesImpressions = watchImpressions(this, () => this.#showsCount);
+    if (!builtIn || knownVariant(this) !== 'shown') {
       this.#dom.show(null, null, '');
       return;
     }

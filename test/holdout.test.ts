@@ -1,5 +1,5 @@
 import { fixture } from '@open-wc/testing';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../src/define.js';
 import type { LiveVisitorsImpressionDetail } from '../src/events.js';
 import { type Variant, variantFor } from '../src/holdout.js';
@@ -16,6 +16,10 @@ let browser: FakeBrowser;
 let tab: FakeTab;
 let websiteId: string;
 let restoreEnvironment: () => void;
+
+// The element loads the experiments file when it first shows a count; loading a module takes real
+// time, which fake time does not wait for: it is in before the tests, as a browser's cache has it.
+beforeAll(() => import('../src/experiments.js'));
 
 beforeEach(() => {
   // Every draw must be asked for by a test: an unexpected one fails.

@@ -1,5 +1,5 @@
 import { fixture } from '@open-wc/testing';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../src/define.js';
 import type { LiveVisitorsImpressionEvent } from '../src/events.js';
 import type { LiveVisitors } from '../src/live-visitors.js';
@@ -16,6 +16,11 @@ let restoreEnvironment: () => void;
 /** Every impression the document heard, bubbling out of the shadow roots. */
 let impressions: LiveVisitorsImpressionEvent[];
 const hear = (event: LiveVisitorsImpressionEvent) => impressions.push(event);
+
+// The element loads the experiments file when it first shows a count. Loading a module takes real
+// time, which fake time does not wait for: the file is in before the first test, as a browser's
+// cache has it, so each test's seconds are the watch's own.
+beforeAll(() => import('../src/experiments.js'));
 
 beforeEach(() => {
   ({ service, tab, websiteId, restoreEnvironment } = openElementPage());

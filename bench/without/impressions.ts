@@ -1,2 +1,0 @@
-// The bundle without impressions: nothing watches the element.
-export class ImpressionWatch {}

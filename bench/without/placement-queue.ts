@@ -1,0 +1,2 @@
+// The bundle without placement: nothing looks at window.liveVisitors.
+export function watchPlacementQueue(): void {}
