@@ -9,7 +9,7 @@ export function watchPlacementQueue(): void {
   global.liveVisitors ??= [];
   const queue = global.liveVisitors;
   if (!Array.isArray(queue)) return;
-  const load = () => import('./placement.js').then(({ takePlacements }) => takePlacements(queue));
+  const load = () => import('./placement.js').then((placement) => placement.takePlacements(queue));
   if (queue.length) load();
   else
     queue.push = (...entries: unknown[]) => {
