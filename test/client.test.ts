@@ -4,6 +4,7 @@ import { realtimeUrl } from '../src/contract/request.js';
 import { fetchRealtimeReport, REQUEST_TIMEOUT_MS } from '../src/realtime/client.js';
 import { browserEnvironment, type Environment, setEnvironment } from '../src/realtime/environment.js';
 import { RealtimeError, type RealtimeErrorKind } from '../src/realtime/errors.js';
+import type { NoAnswer } from './support/fake-service.js';
 
 const API_BASE = 'https://analytics.example';
 const ENDPOINT = '/api/v1/realtime';
@@ -40,8 +41,7 @@ type Reply =
       /** The headers arrive, the body never ends (until the request is aborted). */
       body?: 'hang';
     }
-  | 'hang'
-  | 'throw';
+  | NoAnswer;
 
 type Route = Reply | ((request: Recorded) => Reply);
 
@@ -69,7 +69,7 @@ function fetchStub(routes: Record<string, Route>) {
 
     const route = routes[url.pathname];
     const reply: Reply = route === undefined ? { status: 404, raw: 'no such route' } : typeof route === 'function' ? route(request) : route;
-    if (reply === 'throw') throw new TypeError('Failed to fetch');
+    if (reply === 'network-error') throw new TypeError('Failed to fetch');
     if (reply === 'hang') {
       return new Promise<Response>((_, reject) => {
         init.signal?.addEventListener('abort', () => reject(abortReason(init.signal)));
@@ -373,7 +373,7 @@ describe('429 and Retry-After', () => {
 
 describe('transport failures', () => {
   it('a thrown TypeError (offline, DNS, CORS) is a network error naming api-base', async () => {
-    const { env } = fetchStub({ [ENDPOINT]: 'throw' });
+    const { env } = fetchStub({ [ENDPOINT]: 'network-error' });
     const error = await failure(fetchRealtimeReport({ apiBase: API_BASE, websiteId: freshWebsiteId(), env }));
     expect(error).toMatchObject({ kind: 'network', status: null, retryAfterMs: null });
     expect(error.message).toContain(`${API_BASE}${ENDPOINT}`);
@@ -465,7 +465,7 @@ describe('the token never appears in a message', () => {
     ['302', { status: 302 }],
     ['invalid JSON', { raw: 'not json' }],
     ['invalid field', reportWith({ currentVisitors: -1 })],
-    ['network', 'throw'],
+    ['network', 'network-error'],
     ['timeout', 'hang'],
     ['body timeout', { body: 'hang' }],
   ])('%s', async (_, route) => {

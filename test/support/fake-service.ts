@@ -1,7 +1,13 @@
 import type { RealtimeReport } from '../../src/contract/report.js';
 
+/**
+ * A request that gets no answer, in the words every fake service of the tests uses: `hang` (no
+ * answer until the request is aborted) or `network-error` (fetch rejects, as offline, DNS or CORS).
+ */
+export type NoAnswer = 'hang' | 'network-error';
+
 /** What the fake service does with one request. */
-export type Reply = { status?: number; headers?: Record<string, string>; body?: unknown; raw?: string } | 'hang' | 'network-error';
+export type Reply = { status?: number; headers?: Record<string, string>; body?: unknown; raw?: string } | NoAnswer;
 
 export interface RecordedRequest {
   url: string;
