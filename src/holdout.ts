@@ -6,6 +6,9 @@ export type Variant = 'shown' | 'holdout';
 /** The largest share of browsers a holdout may keep the sentence from. */
 export const MAX_HOLDOUT = 0.9;
 
+/** Where a browser keeps its draw for a website (no count: the snippet must not take it for one). */
+export const holdoutKey = (websiteId: string) => `live-visitors:holdout:${websiteId}`;
+
 /** This page's draws by website, so every element of a website agrees even without storage. */
 const draws = new Map<string, number>();
 
@@ -18,7 +21,7 @@ const draws = new Map<string, number>();
 export function variantFor(websiteId: string, fraction: number): Variant {
   if (!(fraction > 0)) return 'shown';
   const env = environment();
-  const key = `live-visitors:holdout:${websiteId}`;
+  const key = holdoutKey(websiteId);
   let draw = draws.get(key);
   if (draw === undefined) {
     const stored = Number.parseFloat(withStorage(env, (storage) => storage.getItem(key)) ?? '');
