@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { holdoutKey } from '../src/holdout.js';
 import { recordKey } from '../src/realtime/storage.js';
 import { collapseWhitespace, readmeSnippet } from './support/readme-snippet.js';
 
@@ -18,6 +19,6 @@ describe("the README's snippet", () => {
     expect(prefix).toBeDefined();
     expect(recordKey('https://analytics.example.com', 'shop-1').startsWith(prefix!)).toBe(true);
     // The holdout's draw is stored too, but is no count: it must not make a visit look warm.
-    expect('live-visitors:holdout:shop-1'.startsWith(prefix!)).toBe(false);
+    expect(holdoutKey('shop-1').startsWith(prefix!)).toBe(false);
   });
 });
