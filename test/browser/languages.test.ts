@@ -161,7 +161,7 @@ describe('right to left', () => {
 
   // Issue 25, defect 11 (failed on 296e09b): an English sentence in a right-to-left page or block, after English
   // text on its line, showed the dot on its left (the bidi algorithm ran it into that text).
-  it.each([
+  it.each<[string, { dir?: string; blockDir?: string; prefix: string }]>([
     ['<html dir="rtl">, after English text', { dir: 'rtl', prefix: 'Only 4 left! ' }],
     ['<div dir="rtl">, after English text', { blockDir: 'rtl', prefix: 'Only 4 left! ' }],
     ['<html dir="rtl">, starting its line', { dir: 'rtl', prefix: '' }],
