@@ -28,9 +28,8 @@ export function knownVariant(host: LiveVisitors): Variant | null {
   return null;
 }
 
-/** Starts the impression's watch on `host` (see `watchImpressions`): true once started, false while the file loads. */
-export function watchImpressions(host: LiveVisitors, showing: () => boolean): boolean {
+/** Called at each update that shows a count: starts the impression's watch on `host` once (see `watchImpressions`), once the file is in. */
+export function watchImpressions(host: LiveVisitors, showing: () => boolean): void {
   if (experiments) experiments.watchImpressions(host, showing);
   else load(host);
-  return !!experiments;
 }

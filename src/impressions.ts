@@ -66,11 +66,16 @@ export class ImpressionWatch implements ReactiveController {
   }
 }
 
+/** The elements watched: one watch in an element's life, however often it shows a count. */
+const watched = new WeakSet<HTMLElement>();
+
 /**
  * Started by the element once it shows a count (src/experiments-on-demand.ts): watches `host`, and when it is seen, announces its count, website and variant as its
  * event and to dataLayer. The report's website is the element's, trimmed: the client accepts no other.
  */
 export function watchImpressions(host: LiveVisitors, showing: () => boolean): void {
+  if (watched.has(host)) return;
+  watched.add(host);
   new ImpressionWatch(host, showing, () =>
     reportImpression(host, { count: host.count!, websiteId: host.websiteId!.trim(), variant: host.variant }),
   );

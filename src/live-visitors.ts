@@ -112,8 +112,6 @@ export class LiveVisitors extends ReactiveElement {
   #dom: WidgetDom | null = null;
   /** It shows a count, or would if it were not held out: what an impression needs. */
   #showsCount = false;
-  /** The impression's watch has started: once, at the first count shown (after its file is in). */
-  #watchesImpressions = false;
 
   constructor() {
     super();
@@ -182,7 +180,7 @@ export class LiveVisitors extends ReactiveElement {
     // A language of its own file shows nothing until the file is in, then updates.
     const builtIn = shown ? builtInTexts(locale, () => this.requestUpdate()) : null;
     this.#showsCount = !!builtIn;
-    if (builtIn && !this.#watchesImpressions) this.#watchesImpressions = watchImpressions(this, () => this.#showsCount);
+    if (builtIn) watchImpressions(this, () => this.#showsCount);
     if (!builtIn || knownVariant(this) !== 'shown') {
       this.#dom.show(null, null, '');
       return;
