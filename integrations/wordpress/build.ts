@@ -1,13 +1,29 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { snippetParts } from '../../demo/snippet-parts.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** The plugin's folder: its root is the folder WordPress unpacks into `wp-content/plugins/`. */
 export const PLUGIN_DIR = join(HERE, 'live-visitors');
 const REPOSITORY_DIST = join(HERE, '..', '..', 'dist');
 const DEFAULT_ZIP = join(HERE, 'build', 'live-visitors.zip');
+const README = join(HERE, '..', '..', 'README.md');
+/** The script URL in the README's snippet; the plugin puts its own copy's URL in its place. */
+export const README_SCRIPT_URL = 'https://your-cdn.example/live-visitors.js';
+
+/**
+ * The README's loader (the inline script of its quick start, without the tag), for the plugin to
+ * print with its own script URL: the plugin loads the element exactly as the README says, and
+ * follows it when it changes.
+ */
+export function readmeLoader(readme = readFileSync(README, 'utf8')): string {
+  const block = /## Quick start[\s\S]*?```html\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  const script = snippetParts(block).script;
+  if (!script?.includes(`'${README_SCRIPT_URL}'`)) throw new Error(`README.md: no quick-start <script> adding '${README_SCRIPT_URL}'`);
+  return script.replace(/^<script>\n?/, '').replace(/<\/script>$/, '');
+}
 
 export interface PluginBuild {
   /** The installable zip (one `live-visitors/` folder inside). */
@@ -19,7 +35,7 @@ export interface PluginBuild {
 
 /**
  * Copies the built element into the plugin (`assets/`: `live-visitors.js` and its `live-visitors-*.js`
- * siblings, or the older `locales/` folder beside it), then zips the plugin folder. Source maps stay
+ * siblings, or the older `locales/` folder beside it) with the README's loader, then zips the plugin folder. Source maps stay
  * out: shops' visitors never need them, and they would triple the zip.
  */
 export function buildWordPressPlugin(options: { dist?: string; zipPath?: string } = {}): PluginBuild {
@@ -43,6 +59,9 @@ export function buildWordPressPlugin(options: { dist?: string; zipPath?: string 
       assets.push(`locales/${name}`);
     }
   }
+
+  writeFileSync(join(assetsDir, 'loader.js'), readmeLoader());
+  assets.push('loader.js');
 
   mkdirSync(dirname(zipPath), { recursive: true });
   rmSync(zipPath, { force: true });

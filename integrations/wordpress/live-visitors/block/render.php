@@ -9,4 +9,6 @@
 
 defined( 'ABSPATH' ) || exit;
 
-echo wp_kses( Live_Visitors_Element::markup( $attributes, get_block_wrapper_attributes() ), Live_Visitors_Element::allowed_html() );
+// Escaped where it is built (esc_attr on every value; the wrapper's attributes by WordPress). Not through
+// wp_kses: its CSS filter drops `display` in 6.1, and the element's reserved lines need it.
+echo Live_Visitors_Element::markup( $attributes, get_block_wrapper_attributes() );

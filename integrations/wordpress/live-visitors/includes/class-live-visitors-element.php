@@ -34,7 +34,7 @@ final class Live_Visitors_Element {
 	}
 
 	public static function print_on_product(): void {
-		echo wp_kses( self::markup( array() ), self::allowed_html() );
+		echo self::markup( array() ); // Escaped where it is built: every attribute through esc_attr.
 	}
 
 	/**
@@ -108,19 +108,6 @@ final class Live_Visitors_Element {
 		// Two lines kept for the sentence, so nothing moves when it appears (the README's snippet).
 		$element = $html . ' style="display: block; min-height: 2lh"></live-visitors>';
 		return '' === $wrapper ? $element : '<div ' . $wrapper . '>' . $element . '</div>';
-	}
-
-	/**
-	 * What `wp_kses` lets through of the element's markup (for output that is not a block's).
-	 *
-	 * @return array<string, array<string, bool>>
-	 */
-	public static function allowed_html(): array {
-		$attributes = array_fill_keys( array( 'website-id', 'api-base', 'interval', 'min', 'text', 'notation', 'disclosure', 'holdout', 'style', 'class' ), true );
-		return array(
-			'live-visitors' => $attributes,
-			'div'           => array( 'class' => true, 'style' => true ),
-		);
 	}
 
 	/**

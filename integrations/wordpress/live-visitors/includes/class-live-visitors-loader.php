@@ -51,35 +51,22 @@ final class Live_Visitors_Loader {
 	}
 
 	/**
-	 * The README's snippet, with the plugin's copy of the script.
+	 * The README's snippet, with the plugin's copy of the script: `assets/loader.js` is the README's
+	 * inline script as `npm run build` found it; only its example URL is replaced. '' when the file
+	 * or its URL is missing (a plugin built wrong prints no loader rather than a broken one).
 	 *
 	 * @param string $script_url Where the element's script is.
 	 */
 	public static function loader_script( string $script_url ): string {
+		$file    = dirname( LIVE_VISITORS_FILE ) . '/assets/loader.js';
+		$example = "'https://your-cdn.example/live-visitors.js'";
+		$loader  = is_readable( $file ) ? (string) file_get_contents( $file ) : ''; // phpcs:ignore -- a file of the plugin's own.
+		if ( ! str_contains( $loader, $example ) ) {
+			return '';
+		}
 		// A single-quoted JavaScript string, as in the README; `<` escaped so no `</script>` can end the tag.
 		$src = "'" . str_replace( array( '\\', "'", '<' ), array( '\\\\', "\\'", '\\x3C' ), $script_url ) . "'";
-		return <<<JS
-  // live-visitors: fetched at once when this browser has a count stored, else once the page has loaded
-  (() => {
-    const start = () => {
-      const script = document.createElement('script');
-      script.type = 'module';
-      script.src = $src;
-      script.setAttribute('blocking', 'render'); // added in <head>: the stored count is in the first frame
-      document.head.append(script);
-    };
-    let stored = false;
-    try {
-      // Looked for only when coming from a page of this site: a first visit does not pay for the look.
-      stored = document.referrer.startsWith(`\${location.origin}/`) &&
-        Object.keys(localStorage).some((key) => key.startsWith('live-visitors:v1:'));
-    } catch {}
-    if (stored) start();
-    else if (document.readyState === 'complete') setTimeout(start, 500);
-    else addEventListener('load', () => setTimeout(start, 500), { once: true });
-  })();
-
-JS;
+		return str_replace( $example, $src, $loader );
 	}
 
 	private static function print_once(): void {
@@ -87,7 +74,10 @@ JS;
 			return;
 		}
 		self::$printed = true;
-		wp_print_inline_script_tag( self::loader_script( self::script_url() ), array( 'id' => 'live-visitors-loader' ) );
+		$loader        = self::loader_script( self::script_url() );
+		if ( '' !== $loader ) {
+			wp_print_inline_script_tag( $loader, array( 'id' => 'live-visitors-loader' ) );
+		}
 	}
 
 	/** Whether the main content or a product page will show the element (known before the body renders). */

@@ -7,7 +7,8 @@ import { freePort } from '../../../../test/support/network.js';
 
 const DEBIAN_WORDPRESS = '/usr/share/wordpress';
 const THEME_DIR = new URL('./test-theme/', import.meta.url).pathname;
-const MU_PLUGIN = new URL('./woocommerce-hook.php', import.meta.url).pathname;
+/** Must-use plugins of the test site: WooCommerce's single-product callbacks, and no update checks (no network). */
+const MU_PLUGINS = ['woocommerce-hook.php', 'offline.php'].map((name) => new URL(`./${name}`, import.meta.url).pathname);
 export const ADMIN = { login: 'admin', password: 'admin-password-4b1e' } as const;
 export const EDITOR = { login: 'editor', password: 'editor-password-8c2f' } as const;
 
@@ -150,7 +151,7 @@ export async function startWordPress(options: { pluginZip: string; workers?: num
   writeFileSync(join(dir, 'router.php'), router(root));
   cpSync(THEME_DIR, join(root, 'wp-content', 'themes', 'live-visitors-test'), { recursive: true });
   mkdirSync(join(root, 'wp-content', 'mu-plugins'), { recursive: true });
-  cpSync(MU_PLUGIN, join(root, 'wp-content', 'mu-plugins', 'woocommerce-hook.php'));
+  for (const file of MU_PLUGINS) cpSync(file, join(root, 'wp-content', 'mu-plugins', file.split('/').pop()!));
   execFileSync('unzip', ['-q', options.pluginZip, '-d', join(root, 'wp-content', 'plugins')]);
 
   const cli = join(dir, 'cli.php');
