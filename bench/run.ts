@@ -2,6 +2,7 @@
 import { benchBrowser } from './browser.js';
 import { benchLanguagePaint } from './language-paint.js';
 import { benchLighthouse } from './lighthouse.js';
+import { benchPlacementPaint } from './placement-paint.js';
 import { benchRelay } from './relay.js';
 import { benchRelayFleet } from './relay-fleet.js';
 import { benchRequests } from './requests.js';
@@ -15,4 +16,5 @@ await benchRelay();
 await benchRelayFleet();
 await benchBrowser();
 await benchLanguagePaint();
+await benchPlacementPaint();
 await benchLighthouse();
