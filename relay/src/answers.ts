@@ -1,7 +1,7 @@
 import { FastResponse } from 'srvx';
 import type { ErrorBody } from '../../src/contract/errors.js';
 import type { RelayConfig } from './config.js';
-import type { CachedAnswer } from './website-cache.js';
+import type { SharedAnswer } from './store/relay-store.js';
 
 /**
  * Every Response of the relay is built here, so the cross-cutting headers (content type,
@@ -62,7 +62,7 @@ export function freshnessHeaders(ageMs: number, directives: string): Record<stri
   };
 }
 
-function reportHeaders(answer: CachedAnswer, freshness: Record<string, string>, context: AnswerContext): Record<string, string> {
+function reportHeaders(answer: SharedAnswer, freshness: Record<string, string>, context: AnswerContext): Record<string, string> {
   return { ...COMMON_HEADERS, ...context.cors, 'Content-Type': 'application/json', ...freshness, ETag: answer.etag };
 }
 
@@ -73,7 +73,7 @@ function reportHeaders(answer: CachedAnswer, freshness: Record<string, string>, 
  */
 export class ReportAnswers {
   readonly #directives: string;
-  #answer: CachedAnswer | undefined;
+  #answer: SharedAnswer | undefined;
   #ageSeconds = -1;
   #cors: AnswerContext['cors'] | undefined;
   #headers: Record<string, string> = {};
@@ -83,7 +83,7 @@ export class ReportAnswers {
     this.#directives = directives;
   }
 
-  answer(answer: CachedAnswer, ageMs: number, context: AnswerContext): Response {
+  answer(answer: SharedAnswer, ageMs: number, context: AnswerContext): Response {
     const ageSeconds = Math.max(0, Math.floor(ageMs / 1000));
     if (answer !== this.#answer || ageSeconds !== this.#ageSeconds || context.cors !== this.#cors) {
       this.#headers = reportHeaders(answer, freshnessHeaders(ageMs, this.#directives), context);
@@ -96,7 +96,7 @@ export class ReportAnswers {
 }
 
 /** RFC 9110 §15.4.5: a 304 repeats the headers a 200 would have sent, except the body's. */
-export function notModifiedAnswer(answer: CachedAnswer, freshness: Record<string, string>, context: AnswerContext): Response {
+export function notModifiedAnswer(answer: SharedAnswer, freshness: Record<string, string>, context: AnswerContext): Response {
   return new Response(null, {
     status: 304,
     headers: { ...COMMON_HEADERS, ...context.cors, ...freshness, ETag: answer.etag },
@@ -118,6 +118,15 @@ export function errorAnswer(status: number, message: string, context: AnswerCont
       'CDN-Cache-Control': 'no-store',
     },
   });
+}
+
+/** No wait the relay asks for is longer than its longest: an hour, or an interval when that is longer (at most an hour too). */
+const MAX_RETRY_AFTER_SECONDS = 3_600;
+
+/** `Retry-After` for a time to come back: whole seconds from 1 to an hour, whatever time it is given. */
+export function retryAfterHeader(retryAtMs: number, nowMs: number): string {
+  const seconds = Math.ceil((retryAtMs - nowMs) / 1000);
+  return String(Number.isNaN(seconds) ? 1 : Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, seconds)));
 }
 
 export function preflightAnswer(headers: Record<string, string>): Response {

@@ -1,10 +1,9 @@
 import { FastURL } from 'srvx';
 import { CorsPolicy } from '../../server-kit/cors.js';
 import { RollingHourLimit } from '../../server-kit/rolling-hour.js';
+import { systemTimers, type Timers } from '../../server-kit/timers.js';
 import { SPEC_MESSAGES } from '../../src/contract/errors.js';
 import { REALTIME_PATH, readWebsiteIdParameter, type WebsiteIdParameter } from '../../src/contract/request.js';
-import { retryAfterSeconds } from '../../src/contract/retry-after.js';
-import { redact } from '../../src/contract/service-message.js';
 import {
   type AnswerContext,
   cacheControl,
@@ -14,8 +13,10 @@ import {
   notModifiedAnswer,
   preflightAnswer,
   ReportAnswers,
+  retryAfterHeader,
 } from './answers.js';
 import { parseRelayConfig, RelayConfigError, type RelayConfigInput } from './config.js';
+import { Redactor } from './redaction.js';
 import { AppProxyVerifier } from './shopify-app-proxy.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { RelayStore } from './store/relay-store.js';
@@ -40,6 +41,8 @@ export interface RelayOptions {
   /** One line per upstream failure, recovery or spent budget, already free of tokens; `console.warn` when absent. */
   readonly log?: (line: string) => void;
   readonly upstreamTimeoutMs?: number;
+  /** Every wait of the relay (on another instance, on the store); the system's timers when absent. Moved with `now` by tests. */
+  readonly timers?: Pick<Timers, 'after'>;
   /**
    * What a fleet of instances shares (answers, the claim to ask upstream, the hourly budget).
    * This process's memory when absent, which is right for one instance. Required when the
@@ -65,7 +68,8 @@ export function createRelay(options: RelayOptions): RelayHandler {
   const config = parseRelayConfig(options.config, { source: 'createRelay options' });
   const now = options.now ?? monotonicNow;
   const tokens = config.websites.map((website) => website.token);
-  const secrets = config.shopifyAppSecret === null ? tokens : [...tokens, config.shopifyAppSecret];
+  // Every secret, in every encoding a service or a library could echo it in.
+  const redactor = new Redactor([...tokens, config.shopifyAppSecret]);
   // A website that names its Shopify shop is served only to requests its App Proxy signed.
   const appProxy = config.shopifyAppSecret === null ? null : new AppProxyVerifier(config.shopifyAppSecret, options.wallClock);
   const websiteOfShop = new Map(config.websites.flatMap((website) => (website.shop === undefined ? [] : [[website.shop, website.id]])));
@@ -73,7 +77,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
   const writeLine = options.log ?? ((line: string) => console.warn(line));
   const log = (line: string) => {
     try {
-      writeLine(redact(`[live-visitors-relay] ${line}`, secrets));
+      writeLine(redactor.clean(`[live-visitors-relay] ${line}`));
     } catch {
       // A broken logger must not turn a served answer into a failure.
     }
@@ -106,9 +110,10 @@ export function createRelay(options: RelayOptions): RelayHandler {
         storeDownBudget,
         fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
         now,
+        timers: options.timers ?? systemTimers,
         random: options.random ?? Math.random,
         upstreamTimeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
-        tokens,
+        redactor,
         log,
       }),
     ]),
@@ -176,7 +181,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
   function respond(request: Request, result: WebsiteAnswer, context: AnswerContext): Response {
     const nowMs = now();
     if (result.kind === 'unavailable') {
-      return errorAnswer(result.status, result.message, context, { 'Retry-After': String(retryAfterSeconds(result.retryAtMs, nowMs)) });
+      return errorAnswer(result.status, result.message, context, { 'Retry-After': retryAfterHeader(result.retryAtMs, nowMs) });
     }
     const ageMs = nowMs - result.answer.fetchedAtMs;
     return matchesIfNoneMatch(request.headers.get('if-none-match'), result.answer.etag)

@@ -4,8 +4,8 @@ import { errorKindForStatus, type RealtimeErrorKind } from '../../src/contract/e
 import { parseReport, type RealtimeReport } from '../../src/contract/report.js';
 import { realtimeUrl } from '../../src/contract/request.js';
 import { parseRetryAfter } from '../../src/contract/retry-after.js';
-import { serviceMessage } from '../../src/contract/service-message.js';
 import type { RelayedWebsite } from './config.js';
+import type { Redactor } from './redaction.js';
 
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -21,8 +21,10 @@ export interface UpstreamFailure {
   readonly status: number | null;
   /** How long the service asked us to wait (`Retry-After`), in milliseconds. */
   readonly retryAfterMs: number | null;
-  /** What went wrong, as the end of "the analytics service …". Holds no token. */
+  /** What went wrong, in the relay's own words, as the end of "the analytics service …": fit for browsers. */
   readonly reason: string;
+  /** What the service said about it, made safe for a log line (never for an answer); null when it said nothing. */
+  readonly said: string | null;
 }
 
 export type UpstreamResult = { readonly report: RealtimeReport } | { readonly failure: UpstreamFailure };
@@ -33,10 +35,19 @@ export interface UpstreamRequest {
   readonly fetch: FetchFunction;
   readonly now: () => number;
   readonly timeoutMs: number;
+  /** Cleans what the service says of every secret the relay holds, in every known encoding. */
+  readonly redactor: Redactor;
 }
 
 /** Asks the service once for a website's report; never rejects. Only a report `parseReport` accepts comes back. */
-export async function fetchUpstreamReport({ upstream, website, fetch, now, timeoutMs }: UpstreamRequest): Promise<UpstreamResult> {
+export async function fetchUpstreamReport({
+  upstream,
+  website,
+  fetch,
+  now,
+  timeoutMs,
+  redactor,
+}: UpstreamRequest): Promise<UpstreamResult> {
   const attempt = new AbortController();
   const timer = setTimeout(() => attempt.abort(), timeoutMs);
   // A fetch that ignores its signal (a runtime that cancelled the work of a departed client)
@@ -62,7 +73,7 @@ export async function fetchUpstreamReport({ upstream, website, fetch, now, timeo
       return { failure: transportFailure(cause, attempt.signal.aborted, timeoutMs) };
     }
     if (body === undefined) return invalid(response.status, `sent an answer larger than ${MAX_UPSTREAM_BODY_BYTES / 1024} KB`);
-    if (!response.ok) return { failure: statusFailure(response, body, now(), website.token) };
+    if (!response.ok) return { failure: statusFailure(response, body, now(), redactor) };
     let json: unknown;
     try {
       json = JSON.parse(body);
@@ -77,27 +88,49 @@ export async function fetchUpstreamReport({ upstream, website, fetch, now, timeo
 }
 
 function transportFailure(cause: unknown, timedOut: boolean, timeoutMs: number): UpstreamFailure {
-  if (timedOut) return { kind: 'timeout', status: null, retryAfterMs: null, reason: `did not answer within ${timeoutMs / 1000} s` };
+  if (timedOut)
+    return { kind: 'timeout', status: null, retryAfterMs: null, reason: `did not answer within ${timeoutMs / 1000} s`, said: null };
   // Only the error code (ECONNREFUSED, ENOTFOUND…): a custom fetch's message could hold anything.
   const code = errorCode(cause);
-  return { kind: 'network', status: null, retryAfterMs: null, reason: `could not be reached${code ? ` (${code})` : ''}` };
+  const safeCode = code && /^[A-Z0-9_]{1,40}$/.test(code) ? code : undefined;
+  return {
+    kind: 'network',
+    status: null,
+    retryAfterMs: null,
+    reason: `could not be reached${safeCode ? ` (${safeCode})` : ''}`,
+    said: null,
+  };
 }
 
 function invalid(status: number, reason: string): UpstreamResult {
-  return { failure: { kind: 'invalid-response', status, retryAfterMs: null, reason } };
+  return { failure: { kind: 'invalid-response', status, retryAfterMs: null, reason, said: null } };
 }
 
-/** Status → the widget's error kind, with the service's own words when it sent some, and what to fix. */
-function statusFailure(response: Response, body: string, nowMs: number, token: string): UpstreamFailure {
+/** Status → the widget's error kind and what to fix, in our words; the service's own words apart, for the log. */
+function statusFailure(response: Response, body: string, nowMs: number, redactor: Redactor): UpstreamFailure {
   const { status } = response;
   const kind = errorKindForStatus(status);
-  const said = serviceMessage(body, response.headers.get('content-type'), [token]);
+  const text = errorText(body, response.headers.get('content-type'));
   return {
     kind,
     status,
     retryAfterMs: kind === 'rate-limited' ? parseRetryAfter(response.headers, nowMs) : null,
-    reason: `answered ${status}${said ? ` "${said}"` : ''}${advice(kind, status)}`,
+    reason: `answered ${status}${advice(kind, status)}`,
+    said: text === null ? null : redactor.words(text),
   };
+}
+
+/** The service's words in an error answer: JSON `{ error }` or `{ message }`, or plain text; unread past 4 KB. */
+function errorText(body: string, contentType: string | null): string | null {
+  const text = body.slice(0, 4_096);
+  try {
+    const json = JSON.parse(text) as { error?: unknown; message?: unknown } | null;
+    const said = json?.error ?? json?.message;
+    if (typeof said === 'string') return said;
+  } catch {
+    // Not JSON: plain text may still say something.
+  }
+  return contentType?.startsWith('text/plain') ? text : null;
 }
 
 function advice(kind: RealtimeErrorKind, status: number): string {

@@ -1,19 +1,18 @@
 import type { RollingHourLimit } from '../../server-kit/rolling-hour.js';
-import { redact } from '../../src/contract/service-message.js';
-import { retryDelay } from '../../src/realtime/backoff.js';
+import type { Timers } from '../../server-kit/timers.js';
+import { retryDelay } from '../../src/contract/backoff.js';
 import { etagFor } from './answers.js';
 import type { RelayConfig, RelayedWebsite } from './config.js';
+import type { Redactor } from './redaction.js';
 import type { RelayStore, SharedAnswer, WebsiteState } from './store/relay-store.js';
+import { maxWaitMs, readBudgetDecision, readWebsiteState } from './store/stored-records.js';
 import { type FetchFunction, fetchUpstreamReport } from './upstream.js';
-
-/** A validated upstream answer, serialised once and served to every browser until it is too old. */
-export type CachedAnswer = SharedAnswer;
 
 export type WebsiteAnswer =
   | {
       readonly kind: 'report';
       /** Fresh, or (while the service fails or the budget is spent) stale but younger than `maxStale`. */
-      readonly answer: CachedAnswer;
+      readonly answer: SharedAnswer;
     }
   | {
       readonly kind: 'unavailable';
@@ -33,11 +32,52 @@ export interface WebsiteCacheParts {
   readonly storeDownBudget: RollingHourLimit;
   readonly fetch: FetchFunction;
   readonly now: () => number;
+  /** Every wait of the cache; moved with `now` by tests. */
+  readonly timers: Pick<Timers, 'after'>;
   readonly random: () => number;
   readonly upstreamTimeoutMs: number;
-  /** Every token of the relay: a failure's text may echo another website's. */
-  readonly tokens: readonly string[];
+  /** Knows every secret of the relay: a failure's text may echo another website's token. */
+  readonly redactor: Redactor;
   readonly log: (line: string) => void;
+}
+
+/** Why this instance does not ask upstream yet; the latest of these times is the gate. */
+export type NotBeforeReason = 'back-off' | 'budget' | 'store-down' | 'claim';
+
+/** The "not before" times, each set by one cause and read only through `notBefore`. */
+export interface Gate {
+  /** The fleet's back-off (from the store): an interval after an answer, longer after failures. */
+  readonly 'back-off': number;
+  /** This instance found the fleet's hourly budget spent: room comes then. */
+  readonly budget: number;
+  /** The store failed: looked at again then. */
+  readonly 'store-down': number;
+  /** Another instance held the claim past the wait: asked again then. */
+  readonly claim: number;
+}
+
+const OPEN_GATE: Gate = {
+  'back-off': Number.NEGATIVE_INFINITY,
+  budget: Number.NEGATIVE_INFINITY,
+  'store-down': Number.NEGATIVE_INFINITY,
+  claim: Number.NEGATIVE_INFINITY,
+};
+
+/** The gate's time and its cause: the latest of the four. */
+export function notBefore(gate: Gate): { readonly atMs: number; readonly reason: NotBeforeReason } {
+  let reason: NotBeforeReason = 'back-off';
+  for (const each of Object.keys(gate) as NotBeforeReason[]) if (gate[each] > gate[reason]) reason = each;
+  return { atMs: gate[reason], reason };
+}
+
+/** Served without asking anyone: younger than one interval. */
+export function isFresh(answer: SharedAnswer | null, nowMs: number, intervalMs: number): answer is SharedAnswer {
+  return answer !== null && nowMs - answer.fetchedAtMs < intervalMs;
+}
+
+/** Still shown while the service fails: younger than `maxStale`. */
+export function isServable(answer: SharedAnswer | null, nowMs: number, maxStaleMs: number): answer is SharedAnswer {
+  return answer !== null && nowMs - answer.fetchedAtMs < maxStaleMs;
 }
 
 const NOTHING_YET: WebsiteState = { answer: null, failures: 0, nextAttemptAtMs: Number.NEGATIVE_INFINITY, failure: null };
@@ -50,6 +90,11 @@ const STORE_RETRY_MS = 1_000;
  * store) fit in it twice, so a slow store cannot let the claim lapse before the answer is written.
  */
 const CLAIM_SLACK_MS = 4_000;
+/**
+ * Browsers wait on another instance's upstream request this much longer than the request may
+ * take: with the default 5 s upstream timeout, 6 s, well under the widget's own 10 s.
+ */
+const CLAIM_WAIT_SLACK_MS = 1_000;
 
 /**
  * One website as this instance serves it: a local copy of the fleet's state, refreshed from the
@@ -58,16 +103,21 @@ const CLAIM_SLACK_MS = 4_000;
  * writes the result to the store; the others (and every browser of this instance meanwhile) wait
  * for it, boundedly. Without a store the instance serves what it has, and asks upstream on its
  * own only within `storeDownBudget`.
+ *
+ * Scheduling reads in two places: `notBefore(this.#gate)` says when this instance may next ask
+ * upstream and why not sooner; `#lookAtStoreAtMs` says when it next reads the store, never later
+ * than an interval away, so whatever happened to the store (a key deleted, garbage removed) is
+ * seen within one interval.
  */
 export class WebsiteCache {
   readonly #parts: WebsiteCacheParts;
   #state: WebsiteState = NOTHING_YET;
+  #gate: Gate = OPEN_GATE;
   #syncing: Promise<void> | undefined;
-  /** Not before this time does this instance look at the store again (back-off, budget, a failed store). */
-  #nextSyncAtMs = Number.NEGATIVE_INFINITY;
-  #budgetRoomAtMs = Number.NEGATIVE_INFINITY;
+  #lookAtStoreAtMs = Number.NEGATIVE_INFINITY;
   #budgetSpentReported = false;
-  #storeDown = false;
+  /** Problems with what the store returned, each logged once per website. */
+  readonly #reported = new Set<string>();
 
   constructor(parts: WebsiteCacheParts) {
     this.#parts = parts;
@@ -84,7 +134,7 @@ export class WebsiteCache {
   /** What to tell a browser now: brings the answer up to date first when it is due. */
   async current(): Promise<WebsiteAnswer> {
     const nowMs = this.#parts.now();
-    if (!this.#isFresh(nowMs) && nowMs >= this.#nextSyncAtMs) {
+    if (!isFresh(this.#state.answer, nowMs, this.#intervalMs) && nowMs >= this.#lookAtStoreAtMs) {
       this.#syncing ??= this.#sync().finally(() => {
         this.#syncing = undefined;
       });
@@ -96,12 +146,7 @@ export class WebsiteCache {
   /** The answer, when it is fresh: served without any I/O or promise (the relay's hot path). */
   freshAnswer(nowMs: number): WebsiteAnswer | undefined {
     const { answer } = this.#state;
-    return answer !== null && nowMs - answer.fetchedAtMs < this.#intervalMs ? { kind: 'report', answer } : undefined;
-  }
-
-  #isFresh(nowMs: number): boolean {
-    const { answer } = this.#state;
-    return answer !== null && nowMs - answer.fetchedAtMs < this.#intervalMs;
+    return isFresh(answer, nowMs, this.#intervalMs) ? { kind: 'report', answer } : undefined;
   }
 
   async #sync(): Promise<void> {
@@ -112,14 +157,18 @@ export class WebsiteCache {
       this.#storeAnswers();
       if (!this.#isDue(now())) return;
       if (!(await stored(() => store.claim(id, holder, upstreamTimeoutMs + CLAIM_SLACK_MS)))) {
-        await this.#awaitOtherInstance();
+        // Waited once already and nothing came: browsers hear so at once until the claim ends.
+        if (this.#gate.claim > Number.NEGATIVE_INFINITY) this.#gate = { ...this.#gate, claim: now() + STORE_RETRY_MS };
+        else await this.#awaitOtherInstance();
         return;
       }
+      this.#gate = { ...this.#gate, claim: Number.NEGATIVE_INFINITY };
       try {
         // Another instance may have finished between our read and our claim.
         this.#adopt(await stored(() => store.read(id)));
         if (!this.#isDue(now())) return;
-        const budget = await stored(() => store.takeBudget(now(), this.#parts.config.hourlyBudget));
+        const budget = readBudgetDecision(await stored(() => store.takeBudget(now(), this.#parts.config.hourlyBudget)), now());
+        if (budget === null) throw new StoreFailure('the store answered the budget with something else than a decision');
         if (!budget.taken) {
           this.#budgetSpent(budget.nextRoomAtMs);
           // Told through the store, so no instance waits on this claim or asks before there is room.
@@ -127,6 +176,7 @@ export class WebsiteCache {
           await stored(() => store.write(id, this.#state, this.#keepMs()));
           return;
         }
+        this.#gate = { ...this.#gate, budget: Number.NEGATIVE_INFINITY };
         this.#budgetSpentReported = false;
         await this.#askUpstream();
         await stored(() => store.write(id, this.#state, this.#keepMs()));
@@ -137,37 +187,66 @@ export class WebsiteCache {
       // Only the store's failures are survivable here; anything else is a bug the handler reports.
       if (!(error instanceof StoreFailure)) throw error;
       await this.#withoutStore(error.cause);
+    } finally {
+      this.#scheduleNextLook();
     }
   }
 
-  /** Nothing fresh, and neither back-off nor a spent budget stands in the way. */
+  /** Nothing fresh, and the gate is open. */
   #isDue(nowMs: number): boolean {
-    if (this.#isFresh(nowMs) || nowMs < this.#state.nextAttemptAtMs) {
-      this.#nextSyncAtMs = this.#state.nextAttemptAtMs;
-      return false;
-    }
-    return nowMs >= this.#budgetRoomAtMs;
+    return !isFresh(this.#state.answer, nowMs, this.#intervalMs) && nowMs >= notBefore(this.#gate).atMs;
   }
 
-  /** Another instance holds the claim: its result reaches the store within the claim's life. */
+  /** The store again when the gate opens or the answer stops being fresh, and never later than an interval from now. */
+  #scheduleNextLook(): void {
+    const nowMs = this.#parts.now();
+    const { answer } = this.#state;
+    const freshUntilMs = answer ? answer.fetchedAtMs + this.#intervalMs : nowMs;
+    this.#lookAtStoreAtMs = Math.min(Math.max(notBefore(this.#gate).atMs, freshUntilMs), nowMs + this.#intervalMs);
+  }
+
+  /**
+   * Another instance holds the claim: its result reaches the store within the claim's life. The
+   * wait is bounded twice: by the clock, and by a number of looks, so it ends even when the injected
+   * clock stands still.
+   */
   async #awaitOtherInstance(): Promise<void> {
-    const { store, website, now, upstreamTimeoutMs } = this.#parts;
+    const { store, website, now, timers, upstreamTimeoutMs } = this.#parts;
     // Compared by value: every read from a shared store is a new object.
     const { answer, nextAttemptAtMs } = this.#state;
-    const giveUpAtMs = now() + upstreamTimeoutMs + CLAIM_SLACK_MS;
-    while (now() < giveUpAtMs) {
-      await new Promise((resolve) => setTimeout(resolve, STORE_POLL_MS));
+    const boundMs = upstreamTimeoutMs + CLAIM_WAIT_SLACK_MS;
+    const giveUpAtMs = now() + boundMs;
+    for (let looks = Math.ceil(boundMs / STORE_POLL_MS); looks > 0 && now() < giveUpAtMs; looks -= 1) {
+      await new Promise<void>((resolve) => timers.after(STORE_POLL_MS, resolve));
       this.#adopt(await stored(() => store.read(website.id)));
-      if (this.#state.answer?.fetchedAtMs !== answer?.fetchedAtMs || this.#state.nextAttemptAtMs !== nextAttemptAtMs) return;
+      if (this.#state.answer?.fetchedAtMs !== answer?.fetchedAtMs || this.#state.nextAttemptAtMs !== nextAttemptAtMs) {
+        this.#gate = { ...this.#gate, claim: Number.NEGATIVE_INFINITY };
+        return;
+      }
     }
+    this.#gate = { ...this.#gate, claim: now() + STORE_RETRY_MS };
+    this.#report('claim', `another instance held the claim for more than ${seconds(boundMs)} s without an answer; browsers are told so`);
   }
 
-  /** Takes the fleet's state, unless this instance holds a newer answer (got while the store was down). */
-  #adopt(shared: WebsiteState | null): void {
-    if (!shared) return;
+  /**
+   * Takes the fleet's state, read and bounded by `readWebsiteState`, unless this instance holds a
+   * newer answer (got while the store was down). Nothing usable in the store means nothing here
+   * either: a copy the store no longer holds (deleted, refused) is not served on.
+   */
+  #adopt(raw: unknown): void {
+    const nowMs = this.#parts.now();
+    const reading = readWebsiteState(raw, { websiteId: this.#parts.website.id, nowMs, intervalMs: this.#intervalMs });
+    if (reading.problem === 'from-the-future') {
+      this.#report('future', 'the store held an answer fetched in the future (an instance with a wrong clock?); refused and asked again');
+    } else if (reading.problem === 'not-a-state') {
+      this.#report('garbage', 'the store held something that is not a relay state; treated as empty (the next answer replaces it)');
+    }
+    const shared = reading.state;
     const mine = this.#state.answer;
-    if (mine && (!shared.answer || shared.answer.fetchedAtMs < mine.fetchedAtMs)) this.#state = { ...shared, answer: mine };
+    if (shared === null) this.#state = NOTHING_YET;
+    else if (mine && (!shared.answer || shared.answer.fetchedAtMs < mine.fetchedAtMs)) this.#state = { ...shared, answer: mine };
     else this.#state = shared;
+    this.#gate = { ...this.#gate, 'back-off': this.#state.nextAttemptAtMs };
   }
 
   /** How long the store keeps the state: as long as its answer may be served, and past its back-off. */
@@ -179,31 +258,35 @@ export class WebsiteCache {
   }
 
   async #askUpstream(): Promise<void> {
-    const { website, config, fetch, now, random, tokens, upstreamTimeoutMs } = this.#parts;
-    const result = await fetchUpstreamReport({ upstream: config.upstream, website, fetch, now, timeoutMs: upstreamTimeoutMs });
+    const { website, config, fetch, now, random, redactor, upstreamTimeoutMs } = this.#parts;
+    const result = await fetchUpstreamReport({ upstream: config.upstream, website, fetch, now, timeoutMs: upstreamTimeoutMs, redactor });
     const nowMs = now();
     const previous = this.#state;
     if ('report' in result) {
       const body = JSON.stringify(result.report);
       const answer = { body, etag: await etagFor(body), fetchedAtMs: nowMs };
-      this.#state = { answer, failures: 0, nextAttemptAtMs: nowMs + this.#intervalMs, failure: null };
+      this.#setState({ answer, failures: 0, nextAttemptAtMs: nowMs + this.#intervalMs, failure: null });
       if (previous.failures > 0) this.#say(`the analytics service answers again, after ${previous.failures} failed request(s)`);
       return;
     }
     const failures = previous.failures + 1;
-    const { kind, status, reason, retryAfterMs } = result.failure;
+    const { kind, status, reason, said, retryAfterMs } = result.failure;
     // The widget's policy: never sooner than the interval, exponential with a cap, 429s honoured.
     const wait = retryDelay({ kind, retryAfterMs }, failures, this.#intervalMs, random());
-    this.#state = { ...previous, failures, nextAttemptAtMs: nowMs + wait, failure: { kind, status, reason: redact(reason, tokens) } };
+    this.#setState({ ...previous, failures, nextAttemptAtMs: nowMs + wait, failure: { kind, status, reason } });
     const { answer } = previous;
-    const fallback =
-      answer && nowMs - answer.fetchedAtMs < this.#maxStaleMs
-        ? `serving the answer from ${seconds(nowMs - answer.fetchedAtMs)} s ago`
-        : 'no answer to fall back on';
+    const fallback = isServable(answer, nowMs, this.#maxStaleMs)
+      ? `serving the answer from ${seconds(nowMs - answer.fetchedAtMs)} s ago`
+      : 'no answer to fall back on';
     this.#say(
-      `the analytics service ${this.#state.failure!.reason}; ${fallback}; ` +
+      `the analytics service ${reason}${said === null ? '' : `; it said "${said}"`}; ${fallback}; ` +
         `next attempt in ${seconds(wait)} s (failure ${failures} in a row)`,
     );
+  }
+
+  #setState(state: WebsiteState): void {
+    this.#state = state;
+    this.#gate = { ...this.#gate, 'back-off': state.nextAttemptAtMs };
   }
 
   /**
@@ -213,29 +296,28 @@ export class WebsiteCache {
    */
   async #withoutStore(error: unknown): Promise<void> {
     const { now, storeDownBudget } = this.#parts;
-    if (!this.#storeDown) {
-      this.#storeDown = true;
+    const nowMs = now();
+    if (this.#gate['store-down'] === Number.NEGATIVE_INFINITY) {
       const cause = error instanceof Error ? error.message : String(error);
       this.#say(
         `the shared store failed (${cause}); serving this instance's last answer up to maxStale` +
           (storeDownBudget.limit > 0 ? `, and asking upstream alone at most ${storeDownBudget.limit} times an hour` : ''),
       );
     }
-    const nowMs = now();
-    this.#nextSyncAtMs = nowMs + STORE_RETRY_MS;
-    if (this.#isFresh(nowMs) || nowMs < this.#state.nextAttemptAtMs || !storeDownBudget.tryTake(nowMs)) return;
+    this.#gate = { ...this.#gate, 'store-down': nowMs + STORE_RETRY_MS, claim: Number.NEGATIVE_INFINITY };
+    if (isFresh(this.#state.answer, nowMs, this.#intervalMs) || nowMs < this.#state.nextAttemptAtMs || !storeDownBudget.tryTake(nowMs))
+      return;
     await this.#askUpstream();
   }
 
   #storeAnswers(): void {
-    if (!this.#storeDown) return;
-    this.#storeDown = false;
+    if (this.#gate['store-down'] === Number.NEGATIVE_INFINITY) return;
+    this.#gate = { ...this.#gate, 'store-down': Number.NEGATIVE_INFINITY };
     this.#say('the shared store answers again');
   }
 
   #budgetSpent(roomAtMs: number): void {
-    this.#budgetRoomAtMs = roomAtMs;
-    this.#nextSyncAtMs = roomAtMs;
+    this.#gate = { ...this.#gate, budget: roomAtMs };
     if (this.#budgetSpentReported) return;
     this.#budgetSpentReported = true;
     const nowMs = this.#parts.now();
@@ -246,18 +328,35 @@ export class WebsiteCache {
   }
 
   #outcome(nowMs: number): WebsiteAnswer {
-    const { answer, failure, nextAttemptAtMs } = this.#state;
-    if (answer && nowMs - answer.fetchedAtMs < this.#maxStaleMs) return { kind: 'report', answer };
-    const retryAtMs = Math.max(nowMs, nextAttemptAtMs, this.#budgetRoomAtMs, this.#nextSyncAtMs);
+    const { answer, failure } = this.#state;
+    if (isServable(answer, nowMs, this.#maxStaleMs)) return { kind: 'report', answer };
+    const gate = notBefore(this.#gate);
+    const retryAtMs = Math.min(Math.max(nowMs, gate.atMs), nowMs + maxWaitMs(this.#intervalMs));
     const fallback = `the relay holds no answer younger than ${this.#parts.config.maxStale} s; it asks again in ${seconds(retryAtMs - nowMs)} s`;
+    if (this.#gate.claim > nowMs) {
+      return {
+        kind: 'unavailable',
+        status: 503,
+        message: `Another relay instance is asking the analytics service for this website and has not answered yet; ${fallback}.`,
+        retryAtMs,
+      };
+    }
     if (failure) {
       const status = failure.kind === 'timeout' ? 504 : failure.kind === 'rate-limited' ? 503 : 502;
       return { kind: 'unavailable', status, message: `The analytics service ${failure.reason}; ${fallback}.`, retryAtMs };
     }
-    const cause = this.#storeDown
-      ? 'The relay cannot reach its shared store'
-      : `The relay's hourly budget of ${this.#parts.config.hourlyBudget} upstream requests is spent`;
+    const cause =
+      this.#gate['store-down'] > Number.NEGATIVE_INFINITY
+        ? 'The relay cannot reach its shared store'
+        : `The relay's hourly budget of ${this.#parts.config.hourlyBudget} upstream requests is spent`;
     return { kind: 'unavailable', status: 503, message: `${cause}; ${fallback}.`, retryAtMs };
+  }
+
+  /** Once per website and kind of problem: a neighbour writing garbage every second must not fill the log. */
+  #report(problem: string, text: string): void {
+    if (this.#reported.has(problem)) return;
+    this.#reported.add(problem);
+    this.#say(text);
   }
 
   #say(text: string): void {

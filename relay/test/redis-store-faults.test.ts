@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort } from '../../test/support/network.js';
 import { RedisStore } from '../src/store/redis-store.js';
 import type { RelayStore, WebsiteState } from '../src/store/relay-store.js';
+import { readWebsiteState } from '../src/store/stored-records.js';
 import { type RedisServer, startRedisServer } from './support/redis-server.js';
 import { START_MS } from './support/relay-harness.js';
 
@@ -215,33 +216,42 @@ describe('a real Redis with a password', () => {
     });
     afterAll(() => inspector?.destroy());
 
-    it('reads a state key holding a hash as a rejection naming Redis’s complaint', async () => {
+    it('reads a state key holding a hash as no state, deletes it and says so once (issue 25: wrong type is garbage, not an outage)', async () => {
       const store = await connect(withPassword(), 'wrongtype:');
       await inspector.hSet('wrongtype:state:shop-a', { answer: 'none' });
-      await inspector.pExpire('wrongtype:state:shop-a', 60_000);
-      const read = await outcomeWithin(store.read('shop-a'));
-      expect(read).toEqual({
-        settled: 'rejected',
-        message: expect.stringMatching(/^store: .*could not read the state of website "shop-a": WRONGTYPE/),
-      });
+      expect(await outcomeWithin(store.read('shop-a'))).toEqual({ settled: 'resolved', value: null });
+      expect(await inspector.exists('wrongtype:state:shop-a')).toBe(0);
+      await inspector.hSet('wrongtype:state:shop-a', { answer: 'again' });
+      expect(await store.read('shop-a')).toBeNull();
+      expect(logs).toEqual([
+        expect.stringMatching(/^store: the key wrongtype:state:shop-a held a hash, which no relay writes; deleted it/),
+      ]);
     });
 
-    it('reads a state key holding text that is not JSON, or JSON of another shape, as no state', async () => {
+    it('hands back a state key holding text that is not JSON, or JSON of another shape, unread: only readWebsiteState interprets it', async () => {
       const store = await connect(withPassword(), 'garbage:');
       await inspector.set('garbage:state:shop-a', '\u0000\u00ff not json', { expiration: { type: 'PX', value: 60_000 } });
       await inspector.set('garbage:state:shop-b', '[1,2,3]', { expiration: { type: 'PX', value: 60_000 } });
-      expect(await store.read('shop-a')).toBeNull();
-      expect(await store.read('shop-b')).toBeNull();
-      expect(logs).toHaveLength(2);
+      const context = { nowMs: START_MS, intervalMs: 60_000 };
+      expect(readWebsiteState(await store.read('shop-a'), { websiteId: 'shop-a', ...context })).toEqual({
+        state: null,
+        problem: 'not-a-state',
+      });
+      expect(readWebsiteState(await store.read('shop-b'), { websiteId: 'shop-b', ...context })).toEqual({
+        state: null,
+        problem: 'not-a-state',
+      });
     });
 
-    it('rejects a budget whose key holds a string', async () => {
+    it('replaces a budget whose key holds a string, counts the request, and says so once', async () => {
       const store = await connect(withPassword(), 'badbudget:');
       await inspector.set('badbudget:budget', 'seven', { expiration: { type: 'PX', value: 60_000 } });
       expect(await outcomeWithin(store.takeBudget(START_MS, 3))).toEqual({
-        settled: 'rejected',
-        message: expect.stringMatching(/^store: .*could not count an upstream request in the budget: .*WRONGTYPE/),
+        settled: 'resolved',
+        value: { taken: true, nextRoomAtMs: START_MS },
       });
+      expect(await inspector.type('badbudget:budget')).toBe('zset');
+      expect(logs).toEqual([expect.stringMatching(/^store: the key badbudget:budget held a string, which no relay writes; replaced it/)]);
     });
   });
 });

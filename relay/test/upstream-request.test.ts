@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { relayedWebsite } from '../src/config.js';
+import { Redactor } from '../src/redaction.js';
 import { createRelay } from '../src/relay.js';
 import { type FetchFunction, fetchUpstreamReport, MAX_UPSTREAM_BODY_BYTES } from '../src/upstream.js';
 
@@ -14,6 +15,7 @@ function ask(fetch: FetchFunction, timeoutMs = 1_000) {
     fetch,
     now: () => Date.UTC(2025, 0, 15, 12),
     timeoutMs,
+    redactor: new Redactor([website.token]),
   });
 }
 
@@ -34,17 +36,17 @@ describe('fetchUpstreamReport (one request to the service, stubbed)', () => {
     [
       'a 403',
       () => Response.json({ message: 'forbidden\u0000 here' }, { status: 403 }),
-      { kind: 'unauthorized', status: 403, reason: 'answered 403 "forbidden here": check this website\'s token in the relay config' },
+      { kind: 'unauthorized', status: 403, reason: "answered 403: check this website's token in the relay config", said: 'forbidden here' },
     ],
     [
       'a 400 in plain text',
       () => new Response('nope', { status: 400 }),
-      { kind: 'bad-request', status: 400, reason: 'answered 400 "nope"' },
+      { kind: 'bad-request', status: 400, reason: 'answered 400', said: 'nope' },
     ],
     [
       'a 400 in HTML',
       () => new Response('<h1>nope</h1>', { status: 400, headers: { 'Content-Type': 'text/html' } }),
-      { kind: 'bad-request', status: 400, reason: 'answered 400' },
+      { kind: 'bad-request', status: 400, reason: 'answered 400', said: null },
     ],
     [
       'a 301',
@@ -54,7 +56,7 @@ describe('fetchUpstreamReport (one request to the service, stubbed)', () => {
     [
       'a 404',
       () => Response.json({ error: 'Website not found' }, { status: 404 }),
-      { kind: 'not-found', status: 404, reason: 'answered 404 "Website not found": check this website\'s id in the relay config' },
+      { kind: 'not-found', status: 404, reason: "answered 404: check this website's id in the relay config", said: 'Website not found' },
     ],
     ['a 418', () => new Response(null, { status: 418 }), { kind: 'invalid-response', status: 418, reason: 'answered 418' }],
     [
@@ -66,7 +68,7 @@ describe('fetchUpstreamReport (one request to the service, stubbed)', () => {
     [
       'a long message',
       () => Response.json({ error: 'x'.repeat(500) }, { status: 500 }),
-      { kind: 'server', reason: `answered 500 "${'x'.repeat(200)}…"` },
+      { kind: 'server', reason: 'answered 500', said: `${'x'.repeat(200)}…` },
     ],
     [
       'a declared huge body',
@@ -93,12 +95,12 @@ describe('fetchUpstreamReport (one request to the service, stubbed)', () => {
       cause: Object.assign(new Error(`connect to ${website.token}`), { code: 'ECONNREFUSED' }),
     });
     expect(await ask(() => Promise.reject(refused))).toEqual({
-      failure: { kind: 'network', status: null, retryAfterMs: null, reason: 'could not be reached (ECONNREFUSED)' },
+      failure: { kind: 'network', status: null, retryAfterMs: null, reason: 'could not be reached (ECONNREFUSED)', said: null },
     });
     const hang: FetchFunction = (_input, init) =>
       new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
     expect(await ask(hang, 20)).toEqual({
-      failure: { kind: 'timeout', status: null, retryAfterMs: null, reason: 'did not answer within 0.02 s' },
+      failure: { kind: 'timeout', status: null, retryAfterMs: null, reason: 'did not answer within 0.02 s', said: null },
     });
   });
 });

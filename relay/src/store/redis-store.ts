@@ -5,7 +5,6 @@ import { HOUR_MS } from '../../../server-kit/rolling-hour.js';
 import { redact } from '../../../src/contract/service-message.js';
 import { parseRedisUrl, type RedisTarget } from './redis-url.js';
 import type { BudgetDecision, RelayStore, WebsiteState } from './relay-store.js';
-import { parseWebsiteState } from './website-state.js';
 
 export interface RedisStoreOptions {
   /** `redis://[user:password@]host[:port][/db]`, or `rediss://` for TLS. */
@@ -39,12 +38,21 @@ const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return red
 return 0`;
 
 /**
- * The fleet's rolling hour, atomically: forget requests an hour old or older, count the rest, add
- * this one when under the limit, keep the key an hour. Returns taken (0/1), the count, and when at
- * the limit the time (as Redis's exact text) of the request whose leaving makes room.
- * KEYS[1] the sorted set; ARGV: now, now - 1 h, limit, a unique member, 1 h in ms.
+ * The fleet's rolling hour, atomically: replace a key of another type (said in the reply), forget
+ * requests an hour old or older and any dated more than an hour ahead (no clock is that wrong: it is
+ * garbage that would spend the budget for ever), count the rest, add this one when under the
+ * limit, keep the key an hour. Returns taken (0/1), the count, when at the limit the time (as
+ * Redis's exact text) of the request whose leaving makes room, and the replaced key's type or false.
+ * KEYS[1] the sorted set; ARGV: now, now - 1 h, limit, a unique member, 1 h in ms, now + 1 h.
  */
-const BUDGET_SCRIPT = `redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
+const BUDGET_SCRIPT = `local kind = redis.call('TYPE', KEYS[1])['ok']
+local replaced = false
+if kind ~= 'zset' and kind ~= 'none' then
+  redis.call('DEL', KEYS[1])
+  replaced = kind
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '(' .. ARGV[6], '+inf')
 local used = redis.call('ZCARD', KEYS[1])
 local limit = tonumber(ARGV[3])
 local taken = 0
@@ -54,9 +62,37 @@ if used < limit then
   taken = 1
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
-if used < limit then return {taken, used, false} end
+if used < limit then return {taken, used, false, replaced} end
 local slot = redis.call('ZRANGE', KEYS[1], used - limit, used - limit, 'WITHSCORES')
-return {taken, used, slot[2] or false}`;
+return {taken, used, slot[2] or false, replaced}`;
+
+/**
+ * The claim, `SET … NX PX`, repairing what no relay writes: a key of another type is replaced, a
+ * claim without expiry is taken over (every relay's claim expires), one kept longer than a claim
+ * lives is cut to that life. Returns 1 claimed, 2 taken over, 3 refused and cut, 0 refused,
+ * and the replaced key's type or false. KEYS[1] the claim; ARGV: holder, the claim's life in ms.
+ */
+const CLAIM_SCRIPT = `local kind = redis.call('TYPE', KEYS[1])['ok']
+local replaced = false
+if kind ~= 'string' and kind ~= 'none' then
+  redis.call('DEL', KEYS[1])
+  replaced = kind
+end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {1, replaced} end
+local left = redis.call('PTTL', KEYS[1])
+if left == -1 then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return {2, replaced}
+end
+if left > tonumber(ARGV[2]) then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return {3, replaced}
+end
+return {0, replaced}`;
+
+/** Deletes the key when it holds something else than a string; 1 when it did. */
+const CLEAR_NON_STRING_SCRIPT = `if redis.call('TYPE', KEYS[1])['ok'] ~= 'string' then return redis.call('DEL', KEYS[1]) end
+return 0`;
 
 interface LuaScript {
   readonly source: string;
@@ -66,6 +102,8 @@ interface LuaScript {
 const lua = (source: string): LuaScript => ({ source, sha1: createHash('sha1').update(source).digest('hex') });
 const RELEASE = lua(RELEASE_SCRIPT);
 const TAKE_BUDGET = lua(BUDGET_SCRIPT);
+const CLAIM = lua(CLAIM_SCRIPT);
+const CLEAR_NON_STRING = lua(CLEAR_NON_STRING_SCRIPT);
 
 type RedisClient = ReturnType<typeof newClient>;
 /** What Redis answered: checked by each method before use. */
@@ -93,7 +131,7 @@ export class RedisStore implements RelayStore {
   /** A server that does not speak RESP is said once per store: it would repeat every reconnection. */
   #protocolErrorLogged = false;
   #reconnectTimer: NodeJS.Timeout | undefined;
-  /** Websites whose key held something else, each logged once. */
+  /** Keys that held something no relay writes, each logged once. */
   readonly #garbageReported = new Set<string>();
   #closing: Promise<void> | undefined;
 
@@ -151,19 +189,26 @@ export class RedisStore implements RelayStore {
     }
   }
 
-  async read(websiteId: string): Promise<WebsiteState | null> {
-    const reply = await this.#command('read the state of', websiteId, ['GET', this.#key('state', websiteId)]);
+  /** The state decoded from its JSON (its text when it is not JSON), or null; a key of another type is garbage: said once, deleted, read as none. */
+  async read(websiteId: string): Promise<unknown> {
+    const key = this.#key('state', websiteId);
+    let reply: Reply;
+    try {
+      reply = await this.#send(['GET', key]);
+    } catch (error) {
+      if (!isWrongType(error)) throw this.#failure('read the state of', websiteId, error);
+      const type = await this.#command('read the state of', websiteId, ['TYPE', key]);
+      await this.#script('replace the state of', websiteId, CLEAR_NON_STRING, key, []);
+      this.#reportGarbage(key, `a ${String(type)}`, 'deleted it (the next answer replaces it)');
+      return null;
+    }
     if (reply === null) return null;
     if (typeof reply !== 'string') throw this.#garbage('read the state of', websiteId, reply);
-    const state = parseWebsiteState(reply, websiteId);
-    if (state === null && !this.#garbageReported.has(websiteId)) {
-      this.#garbageReported.add(websiteId);
-      this.#say(
-        `store: the key ${this.#key('state', websiteId)} held something that is not a relay state for website "${websiteId}"; ` +
-          'treated as empty (the next answer replaces it). Is another program using the prefix?',
-      );
+    try {
+      return JSON.parse(reply) as unknown;
+    } catch {
+      return reply;
     }
-    return state;
   }
 
   async write(websiteId: string, state: WebsiteState, keepMs: number): Promise<void> {
@@ -178,17 +223,25 @@ export class RedisStore implements RelayStore {
   }
 
   async claim(websiteId: string, holder: string, ttlMs: number): Promise<boolean> {
-    const reply = await this.#command('claim', websiteId, [
-      'SET',
-      this.#key('claim', websiteId),
-      holder,
-      'NX',
-      'PX',
-      milliseconds(ttlMs, 'ttlMs'),
-    ]);
-    if (reply === 'OK') return true;
-    if (reply === null) return false;
-    throw this.#garbage('claim', websiteId, reply);
+    const key = this.#key('claim', websiteId);
+    const reply = await this.#script('claim', websiteId, CLAIM, key, [holder, milliseconds(ttlMs, 'ttlMs')]);
+    if (!Array.isArray(reply) || reply.length !== 2) throw this.#garbage('claim', websiteId, reply);
+    const [outcome, replaced] = reply as Reply[];
+    if (typeof replaced === 'string') this.#reportGarbage(key, `a ${replaced}`, 'replaced it');
+    switch (outcome) {
+      case 1:
+        return true;
+      case 2:
+        this.#reportGarbage(key, 'a claim without expiry', 'took it over');
+        return true;
+      case 3:
+        this.#reportGarbage(key, `a claim kept longer than ${ttlMs} ms`, 'cut it to that');
+        return false;
+      case 0:
+        return false;
+      default:
+        throw this.#garbage('claim', websiteId, reply);
+    }
   }
 
   async release(websiteId: string, holder: string): Promise<void> {
@@ -206,9 +259,11 @@ export class RedisStore implements RelayStore {
       // Unique, so two requests at the same millisecond count twice.
       randomUUID(),
       String(HOUR_MS),
+      String(nowMs + HOUR_MS),
     ]);
-    if (!Array.isArray(reply) || reply.length !== 3) throw this.#garbage('count an upstream request in the budget', undefined, reply);
-    const [taken, used, slotText] = reply as Reply[];
+    if (!Array.isArray(reply) || reply.length !== 4) throw this.#garbage('count an upstream request in the budget', undefined, reply);
+    const [taken, used, slotText, replaced] = reply as Reply[];
+    if (typeof replaced === 'string') this.#reportGarbage(`${this.#prefix}budget`, `a ${replaced}`, 'replaced it');
     const slotMs = typeof slotText === 'string' ? Number(slotText) : Number.NaN;
     if ((taken !== 0 && taken !== 1) || typeof used !== 'number' || (slotText !== null && !Number.isFinite(slotMs))) {
       throw this.#garbage('count an upstream request in the budget', undefined, reply);
@@ -296,6 +351,13 @@ export class RedisStore implements RelayStore {
     return new Error(`store: Redis at ${this.#target.label} answered ${describeReply(reply)} when asked to ${what}; is it Redis?`);
   }
 
+  /** Once per key: another program writing under the prefix would otherwise fill the log. */
+  #reportGarbage(key: string, what: string, done: string): void {
+    if (this.#garbageReported.has(key)) return;
+    this.#garbageReported.add(key);
+    this.#say(`store: the key ${key} held ${what}, which no relay writes; ${done}. Is another program using the prefix?`);
+  }
+
   #onClientError(error: unknown): void {
     if (this.#closing) return;
     if (isProtocolError(error)) {
@@ -365,6 +427,10 @@ export class RedisStore implements RelayStore {
       // A broken logger must not break the store.
     }
   }
+}
+
+function isWrongType(error: unknown): boolean {
+  return error instanceof ErrorReply && error.message.startsWith('WRONGTYPE');
 }
 
 /** What the client's RESP decoder throws on a byte that starts no reply. */

@@ -9,8 +9,12 @@ import type { RealtimeErrorKind } from '../../../src/contract/errors.js';
  * serving what it has, and asks upstream on its own only within `storeDownBudget`.
  */
 export interface RelayStore {
-  /** The website's shared state, or null when there is none (never asked, or expired). */
-  read(websiteId: string): Promise<WebsiteState | null>;
+  /**
+   * The website's shared state as the store holds it, unchecked (decoded from JSON where the store
+   * keeps text), or null when there is none. Only `readWebsiteState` interprets it: anything may
+   * have written the key.
+   */
+  read(websiteId: string): Promise<unknown>;
   /** Replaces the website's state; kept for `keepMs`, then forgotten. Written only by a claim's holder. */
   write(websiteId: string, state: WebsiteState, keepMs: number): Promise<void>;
   /**
@@ -20,7 +24,7 @@ export interface RelayStore {
   claim(websiteId: string, holder: string, ttlMs: number): Promise<boolean>;
   /** Gives the claim back, only if `holder` still holds it. */
   release(websiteId: string, holder: string): Promise<void>;
-  /** Counts one upstream request at `nowMs` in the fleet's rolling hour, if `limit` allows it. */
+  /** Counts one upstream request at `nowMs` in the fleet's rolling hour, if `limit` allows it. Read through `readBudgetDecision`. */
   takeBudget(nowMs: number, limit: number): Promise<BudgetDecision>;
   /** Lets go of connections; the store is not used after. */
   close(): Promise<void>;
