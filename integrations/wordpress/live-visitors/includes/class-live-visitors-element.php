@@ -34,7 +34,7 @@ final class Live_Visitors_Element {
 	}
 
 	public static function print_on_product(): void {
-		echo self::markup( array() ); // Escaped where it is built: every attribute through esc_attr.
+		echo Live_Visitors_Element::markup( array() ); // Escaped where it is built: every attribute through esc_attr.
 	}
 
 	/**
