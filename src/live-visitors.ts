@@ -179,9 +179,11 @@ export class LiveVisitors extends ReactiveElement {
     const locale = localeOf(this);
     // A language of its own file shows nothing until the file is in, then updates.
     const builtIn = shown ? builtInTexts(locale, () => this.requestUpdate()) : null;
+    // With a holdout, its file loads at the first update, so `variant` is known before any count.
+    const variant = knownVariant(this);
     this.#showsCount = !!builtIn;
     if (builtIn) watchImpressions(this, () => this.#showsCount);
-    if (!builtIn || knownVariant(this) !== 'shown') {
+    if (!builtIn || variant !== 'shown') {
       this.#dom.show(null, null, '');
       return;
     }

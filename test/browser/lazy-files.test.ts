@@ -1,0 +1,58 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchChromium } from './support/chromium.js';
+import { type CountingEmulator, startCountingEmulator } from './support/counting-emulator.js';
+import { type StaticSite, startStaticSite } from './support/static-site.js';
+
+// Which of the script-tag build's lazy files a page fetches (issue 26 §3): the experiments file
+// (holdout, impressions) only with holdout > 0 or once a count shows; placement only with a queue entry.
+
+let browser: Browser;
+let site: StaticSite;
+let service: CountingEmulator;
+
+beforeAll(async () => {
+  [browser, site, service] = await Promise.all([launchChromium(), startStaticSite(), startCountingEmulator()]);
+  service.setVisitors('demo-shop', 23);
+});
+
+afterAll(async () => {
+  await Promise.all([browser?.close(), site?.close(), service?.close()]);
+});
+
+/** The files of ours a page with `element` fetched, once its state has settled on `state`. */
+async function filesFetched(name: string, element: string, state: string): Promise<string[]> {
+  site.put(
+    `/${name}.html`,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">
+     <script type="module" src="/live-visitors.js"></script></head><body>${element.replace('API', service.url)}</body></html>`,
+  );
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const files: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.startsWith('/live-visitors')) files.push(path);
+  });
+  await page.goto(`${site.url}/${name}.html`);
+  await expect.poll(() => page.locator('live-visitors').getAttribute('state'), { timeout: 10_000 }).toBe(state);
+  // Time for a file asked for late to show up.
+  await page.waitForTimeout(300);
+  await context.close();
+  return files.sort();
+}
+
+it.each([
+  ['a count shown', 'website-id="demo-shop" min="1"', 'live', ['/live-visitors-experiments.js', '/live-visitors.js']],
+  ['no count shown (below min), no holdout', 'website-id="demo-shop" min="1000"', 'live', ['/live-visitors.js']],
+  [
+    'no count shown, but a holdout',
+    'website-id="demo-shop" min="1000" holdout="0.2"',
+    'live',
+    ['/live-visitors-experiments.js', '/live-visitors.js'],
+  ],
+  ['an unknown website', 'website-id="nobody"', 'unavailable', ['/live-visitors.js']],
+])('%s (%s): only the files it needs', async (_, attributes, state, expected) => {
+  const element = `<live-visitors ${attributes} token="demo-token" api-base="API"></live-visitors>`;
+  expect(await filesFetched(`lazy-${Math.random().toString(36).slice(2)}`, element, state)).toEqual(expected);
+});
