@@ -58,8 +58,17 @@ export function freshnessHeaders(ageMs: number, directives: string): Record<stri
   return {
     'Cache-Control': directives,
     'CDN-Cache-Control': directives,
-    Age: String(Math.max(0, Math.floor(ageMs / 1000))),
+    Age: String(ageSeconds(ageMs)),
   };
+}
+
+/** RFC 9111 §1.2.2: a cache sends 2147483648 for any age it cannot represent. */
+const MAX_AGE_SECONDS = 2_147_483_648;
+
+/** Whole seconds, from 0 (a clock a little behind the fetching instance's) to the RFC's cap. */
+function ageSeconds(ageMs: number): number {
+  const seconds = Math.floor(ageMs / 1000);
+  return Number.isNaN(seconds) ? 0 : Math.min(MAX_AGE_SECONDS, Math.max(0, seconds));
 }
 
 function reportHeaders(answer: SharedAnswer, freshness: Record<string, string>, context: AnswerContext): Record<string, string> {
@@ -84,11 +93,11 @@ export class ReportAnswers {
   }
 
   answer(answer: SharedAnswer, ageMs: number, context: AnswerContext): Response {
-    const ageSeconds = Math.max(0, Math.floor(ageMs / 1000));
-    if (answer !== this.#answer || ageSeconds !== this.#ageSeconds || context.cors !== this.#cors) {
+    const age = ageSeconds(ageMs);
+    if (answer !== this.#answer || age !== this.#ageSeconds || context.cors !== this.#cors) {
       this.#headers = reportHeaders(answer, freshnessHeaders(ageMs, this.#directives), context);
       this.#answer = answer;
-      this.#ageSeconds = ageSeconds;
+      this.#ageSeconds = age;
       this.#cors = context.cors;
     }
     return new Response(context.withoutBody ? null : answer.body, { status: 200, headers: this.#headers });
