@@ -1,5 +1,6 @@
 // The placement chunk (dist/live-visitors-placement.js): loaded by the script-tag file only when
 // `window.liveVisitors` has or gets an entry, so pages that write the element themselves never pay for it.
+import { environment } from './realtime/environment.js';
 
 /** Where a placed element goes relative to its anchor, in `insertAdjacentElement`'s words. */
 const POSITIONS = { before: 'beforebegin', after: 'afterend', first: 'afterbegin', last: 'beforeend' } as const;
@@ -38,7 +39,8 @@ interface Placement {
   cancelWait: (() => void) | null;
 }
 
-const warn = (message: string) => console.warn(`<live-visitors> ${message}`);
+/** The element's own warnings' channel (and prefix), where the page's developer looks. */
+const warn = (message: string) => environment().warn(message);
 
 /** A valid placement from an untrusted queue entry, or null after one warning that says why. */
 export function readPlacement(entry: unknown): Placement | null {
@@ -97,18 +99,19 @@ export class Placements {
     this.#observe();
   }
 
-  /** How many placements are placed or waiting: for tests and the bench. */
+  /** How many placements are placed or waiting (tests). */
   get size(): number {
     return this.#byKey.size;
   }
 
   #wait(key: string, placement: Placement): void {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    const env = environment();
+    let timer: unknown = null;
     const start = () => {
-      timer = setTimeout(() => {
+      timer = env.setTimeout(() => {
         placement.cancelWait = null;
         this.#byKey.delete(key);
-        warn(`no element matches "${placement.selector}" ${this.#waitMs / 1000} s after the page's content loaded; nothing placed.`);
+        warn(`no element matched "${placement.selector}" in ${this.#waitMs / 1000} s of waiting; nothing placed.`);
         if (!this.#byKey.size) this.#disconnect();
       }, this.#waitMs);
     };
@@ -117,7 +120,8 @@ export class Placements {
     else start();
     placement.cancelWait = () => {
       document.removeEventListener('DOMContentLoaded', start);
-      clearTimeout(timer);
+      // Never called once the timer has run (it sets cancelWait to null): a stale clear cannot stop another timer.
+      env.clearTimeout(timer);
       placement.cancelWait = null;
     };
   }
