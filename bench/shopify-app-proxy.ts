@@ -1,35 +1,15 @@
 // `npx tsx bench/shopify-app-proxy.ts`: the relay's throughput with Shopify App Proxy signatures
 // checked, against the same requests unchecked, in one run (the cost of one HMAC per request).
 
-import autocannon from 'autocannon';
 import { startEmulatorServer } from '../emulator/src/index.js';
 import { startRelayServer } from '../relay/src/node.js';
-import { signedProxyQuery } from '../relay/test/shopify-app-proxy-signing.js';
+import { signedProxyQuery } from '../relay/test/support/shopify-app-proxy-signing.js';
+import { CONNECTIONS, DURATION_SECONDS, measureInTurns, ROUNDS } from './load-in-turns.js';
 import { printTable, ratio } from './table.js';
 
-const CONNECTIONS = 50;
-const DURATION_SECONDS = 3;
-const ROUNDS = 3;
 const WEBSITE = { id: 'bench-shop', token: 'bench-token' } as const;
 const SHOP = 'bench-shop.myshopify.com';
 const SECRET = 'shpss_bench_0123456789abcdef';
-
-interface Run {
-  readonly requestsPerSecond: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly failures: number;
-}
-
-async function load(url: string, seconds: number): Promise<Run> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, workers: 1 });
-  return {
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    failures: result.errors + result.timeouts + result.non2xx,
-  };
-}
 
 const emulator = await startEmulatorServer({ port: 0, config: { websites: [{ ...WEBSITE, plan: 'enterprise' }] } });
 const base = { upstream: emulator.url, interval: 3_600, maxStale: 3_600, hourlyBudget: 100_000 };
@@ -51,13 +31,8 @@ try {
   for (const target of targets) {
     const answer = await fetch(target.url);
     if (answer.status !== 200) throw new Error(`${target.server}: ${answer.status} ${await answer.text()}`);
-    await load(target.url, 1);
   }
-  const runs: Run[][] = targets.map(() => []);
-  for (let round = 0; round < ROUNDS; round += 1) {
-    for (const [index, target] of targets.entries()) runs[index]!.push(await load(target.url, DURATION_SECONDS));
-  }
-  const median = runs.map((ofTarget) => [...ofTarget].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(ROUNDS / 2)]!);
+  const median = await measureInTurns(targets.map((target) => target.url));
   const anchor = median[1]!;
   printTable(
     `Relay behind Shopify's App Proxy on loopback: autocannon, ${CONNECTIONS} connections, the median of ${ROUNDS} runs of ${DURATION_SECONDS} s ` +

@@ -5,7 +5,7 @@ import type { EmulatorServer } from '../../emulator/src/index.js';
 import { startContractEmulator } from './runtimes/contract-checks.js';
 import { ensureRelayBuilt } from './runtimes/runtime-support.js';
 import { captureOutput, templateWorker } from './runtimes/workerd-support.js';
-import { signedProxyQuery } from './shopify-app-proxy-signing.js';
+import { signedProxyQuery } from './support/shopify-app-proxy-signing.js';
 
 // The Worker template as `wrangler dev` runs it (workerd, through Miniflare), with the App Proxy's
 // secret as `wrangler secret put LIVE_VISITORS_SHOPIFY_APP_SECRET` would give it: the signature is

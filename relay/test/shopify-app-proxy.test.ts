@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRelayConfig, RelayConfigError, relayConfigWarnings } from '../src/config.js';
 import { relayConfigFromEnvironment } from '../src/environment-overrides.js';
 import { APP_PROXY_MAX_SKEW_SECONDS, AppProxyVerifier, appProxySignedText } from '../src/shopify-app-proxy.js';
-import { shopifySignature, signedProxyQuery } from './shopify-app-proxy-signing.js';
 import { answerText, OTHER_SHOP, type RelayHarness, SHOP, startRelayHarness } from './support/relay-harness.js';
+import { shopifySignature, signedProxyQuery } from './support/shopify-app-proxy-signing.js';
 
 // Shopify's "Authenticate app proxies" page: shared secret `hush`, and the query it forwards for
 // `/apps/awesome_reviews/extra/path/components?extra=1&extra=2` with the signature it shows.

@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRelay } from '../../../../relay/src/relay.js';
+import { shopifySignature } from '../../../../relay/test/support/shopify-app-proxy-signing.js';
 import { type CountingEmulator, startCountingEmulator } from '../../../../test/browser/support/counting-emulator.js';
 import { serveOnLoopback } from '../../../../test/browser/support/loopback-server.js';
 import { SHOPIFY_ASSETS } from '../../build.js';
@@ -70,7 +70,7 @@ export async function startStorefront(): Promise<Storefront> {
     query.append('logged_in_customer_id', '');
     query.append('path_prefix', PROXY_PREFIX);
     query.append('timestamp', String(Math.floor(Date.now() / 1000)));
-    query.append('signature', appProxySignature(query, APP_SECRET));
+    query.append('signature', shopifySignature([...query], APP_SECRET));
     const answer = await fetch(`${relayServer.url}${url.pathname.slice(PROXY_PREFIX.length)}?${query}`);
     proxyAnswers.push(answer.status);
     // Shopify passes the answer on; it strips cookies, which the relay never sets.
@@ -90,17 +90,6 @@ export async function startStorefront(): Promise<Storefront> {
       await Promise.all([shop.close(), cdn.close(), relayServer.close(), emulator.close()]);
     },
   };
-}
-
-/** Shopify's documented signature: pairs sorted, repeated values joined by commas, HMAC-SHA256 hex. */
-function appProxySignature(query: URLSearchParams, secret: string): string {
-  const grouped = new Map<string, string[]>();
-  for (const [key, value] of query) grouped.set(key, [...(grouped.get(key) ?? []), value]);
-  const text = [...grouped]
-    .map(([key, values]) => `${key}=${values.join(',')}`)
-    .sort()
-    .join('');
-  return createHmac('sha256', secret).update(text).digest('hex');
 }
 
 /** A product page of a theme, with what the embed renders in `<head>` and a block in the product section. */
