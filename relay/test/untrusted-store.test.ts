@@ -179,6 +179,27 @@ describe('absurd times in the store (defect 3)', () => {
   });
 });
 
+describe('a budget shared with an instance whose clock runs an hour ahead (defect 2)', () => {
+  it('neither forgets the fleet’s requests as over an hour old nor lets it spend more', async () => {
+    prefixes += 1;
+    const prefix = `untrusted-${prefixes}:`;
+    const [honest, ahead] = await Promise.all([
+      RedisStore.connect({ url: redis.url, prefix, log: () => {} }),
+      RedisStore.connect({ url: redis.url, prefix, log: () => {} }),
+    ]);
+    cleanups.push(() => Promise.all([honest.close(), ahead.close()]));
+    const nowMs = Date.now();
+    expect((await honest.takeBudget(nowMs, 2)).taken).toBe(true);
+    expect((await honest.takeBudget(nowMs + 1, 2)).taken).toBe(true);
+    const refused = await ahead.takeBudget(nowMs + 3_600_000, 2);
+    expect(refused.taken).toBe(false);
+    // Room comes, on the fast clock, an hour after the honest first request: about now + 2 h there.
+    expect(refused.nextRoomAtMs - (nowMs + 3_600_000)).toBeGreaterThan(3_500_000);
+    expect(refused.nextRoomAtMs - (nowMs + 3_600_000)).toBeLessThanOrEqual(3_600_000);
+    expect(await inspector.zCard(`${prefix}budget`)).toBe(2);
+  });
+});
+
 describe('keys of the wrong type (defect 4)', () => {
   it('replaces a hash on the state key, logs it, and answers from upstream', async () => {
     const s = await relayOnRedis();

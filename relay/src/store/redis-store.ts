@@ -30,6 +30,8 @@ const MAX_RECONNECT_DELAY_MS = 1_000;
 const FIRST_CONTACT_MS = 2 * CONNECT_TIMEOUT_MS;
 /** A server that sent something else than RESP is connected to again after this long. */
 const PROTOCOL_ERROR_RECONNECT_MS = 1_000;
+/** How far ahead of Redis's clock a caller's time may be before Redis's own is used for the budget. */
+const CLOCK_TOLERANCE_MS = 2_000;
 /** `close()` lets commands in flight finish this long, then cuts the connection. */
 const CLOSE_GRACE_MS = 1_000;
 
@@ -38,12 +40,15 @@ const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return red
 return 0`;
 
 /**
- * The fleet's rolling hour, atomically: replace a key of another type (said in the reply), forget
- * requests an hour old or older and any dated more than an hour ahead (no clock is that wrong: it is
- * garbage that would spend the budget for ever), count the rest, add this one when under the
+ * The fleet's rolling hour, atomically. Times are the caller's, but never ahead of Redis's own
+ * clock by more than a little: an instance whose clock runs fast would otherwise date its requests
+ * in the future (kept too long) and forget everyone else's as over an hour old. Then: replace a key
+ * of another type, forget requests an hour old or older and any dated more than an hour ahead
+ * (garbage that would spend the budget for ever), count the rest, add this one when under the
  * limit, keep the key an hour. Returns taken (0/1), the count, when at the limit the time (as
- * Redis's exact text) of the request whose leaving makes room, and the replaced key's type or false.
- * KEYS[1] the sorted set; ARGV: now, now - 1 h, limit, a unique member, 1 h in ms, now + 1 h.
+ * Redis's exact text) of the request whose leaving makes room, the replaced key's type or false,
+ * and the time used (so the caller can turn the slot into its own clock).
+ * KEYS[1] the sorted set; ARGV: the caller's now, the limit, a unique member, 1 h in ms, the tolerance in ms.
  */
 const BUDGET_SCRIPT = `local kind = redis.call('TYPE', KEYS[1])['ok']
 local replaced = false
@@ -51,20 +56,24 @@ if kind ~= 'zset' and kind ~= 'none' then
   redis.call('DEL', KEYS[1])
   replaced = kind
 end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '(' .. ARGV[6], '+inf')
+local hour = tonumber(ARGV[4])
+local clock = redis.call('TIME')
+local now = math.min(tonumber(ARGV[1]), tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000) + tonumber(ARGV[5]))
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - hour)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '(' .. string.format('%.17g', now + hour), '+inf')
 local used = redis.call('ZCARD', KEYS[1])
-local limit = tonumber(ARGV[3])
+local limit = tonumber(ARGV[2])
 local taken = 0
 if used < limit then
-  redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
   used = used + 1
   taken = 1
 end
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-if used < limit then return {taken, used, false, replaced} end
+redis.call('PEXPIRE', KEYS[1], hour)
+local at = string.format('%.17g', now)
+if used < limit then return {taken, used, false, replaced, at} end
 local slot = redis.call('ZRANGE', KEYS[1], used - limit, used - limit, 'WITHSCORES')
-return {taken, used, slot[2] or false, replaced}`;
+return {taken, used, slot[2] or false, replaced, at}`;
 
 /**
  * The claim, `SET … NX PX`, repairing what no relay writes: a key of another type is replaced, a
@@ -254,23 +263,29 @@ export class RedisStore implements RelayStore {
     if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`RedisStore.takeBudget needs a whole limit (got ${limit})`);
     const reply = await this.#script('count an upstream request in the budget', undefined, TAKE_BUDGET, `${this.#prefix}budget`, [
       String(nowMs),
-      String(nowMs - HOUR_MS),
       String(limit),
       // Unique, so two requests at the same millisecond count twice.
       randomUUID(),
       String(HOUR_MS),
-      String(nowMs + HOUR_MS),
+      String(CLOCK_TOLERANCE_MS),
     ]);
-    if (!Array.isArray(reply) || reply.length !== 4) throw this.#garbage('count an upstream request in the budget', undefined, reply);
-    const [taken, used, slotText, replaced] = reply as Reply[];
+    if (!Array.isArray(reply) || reply.length !== 5) throw this.#garbage('count an upstream request in the budget', undefined, reply);
+    const [taken, used, slotText, replaced, usedNowText] = reply as Reply[];
     if (typeof replaced === 'string') this.#reportGarbage(`${this.#prefix}budget`, `a ${replaced}`, 'replaced it');
     const slotMs = typeof slotText === 'string' ? Number(slotText) : Number.NaN;
-    if ((taken !== 0 && taken !== 1) || typeof used !== 'number' || (slotText !== null && !Number.isFinite(slotMs))) {
+    const usedNowMs = typeof usedNowText === 'string' ? Number(usedNowText) : Number.NaN;
+    if (
+      (taken !== 0 && taken !== 1) ||
+      typeof used !== 'number' ||
+      (slotText !== null && !Number.isFinite(slotMs)) ||
+      !Number.isFinite(usedNowMs)
+    ) {
       throw this.#garbage('count an upstream request in the budget', undefined, reply);
     }
     const hasRoom = used < limit;
     // At the limit with no slot to wait for (a limit of 0): an hour, as for a request just counted.
-    const nextRoomAtMs = hasRoom ? nowMs : slotText === null ? nowMs + HOUR_MS : slotMs + HOUR_MS;
+    // The slot is on the time the script used: moved onto the caller's clock.
+    const nextRoomAtMs = hasRoom ? nowMs : slotText === null ? nowMs + HOUR_MS : nowMs + (slotMs + HOUR_MS - usedNowMs);
     return { taken: taken === 1, nextRoomAtMs };
   }
 
