@@ -124,6 +124,14 @@ describe.each(BLOCK_FILES)('the schema of blocks/%s', (file) => {
   });
 });
 
+it("the embed offers the block's settings word for word, after its own placement settings", async () => {
+  // Shopify wants each schema inline, so the two are copies; this keeps them from drifting apart.
+  const block = schemaOf(await readBlock('live-visitors.liquid')).settings;
+  const embed = schemaOf(await readBlock('live-visitors-embed.liquid')).settings;
+  expect(embed.map((setting) => setting.id ?? setting.type).slice(0, -block.length)).toEqual(['paragraph', 'selector', 'position']);
+  expect(embed.slice(-block.length)).toEqual(block);
+});
+
 it('the validity rules above find what a theme editor would refuse', () => {
   const allowed = [...STANDARD_INPUT_FIELDS, 'min', 'max', 'step', 'unit', 'options', 'placeholder'];
   expect(settingProblems({ type: 'range', id: 'a', label: 'A', min: 0, max: 500, step: 1, default: 0 }, allowed)).toEqual([

@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { Liquid, TokenKind, type TopLevelToken } from 'liquidjs';
-import { type BlockFile, EXTENSION, readBlock, schemaOf } from './extension.js';
+import { type BlockFile, EXTENSION, readBlock, readLocale, schemaOf, translation } from './extension.js';
 
 export interface StorefrontContext {
   /** Where Shopify's CDN serves the extension's assets; `asset_url` appends the file name. */
@@ -50,13 +49,10 @@ export function shopifyLiquid(context: StorefrontContext): Liquid {
 
 async function translationOf(locale: string, key: string): Promise<string | undefined> {
   for (const file of locale === 'en' ? ['en.default.json'] : [`${locale}.json`, 'en.default.json']) {
-    try {
-      const table = JSON.parse(await readFile(new URL(`locales/${file}`, EXTENSION), 'utf8')) as Record<string, unknown>;
-      const value = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], table);
-      if (typeof value === 'string') return value;
-    } catch {
-      // No such locale file: the default locale answers.
-    }
+    // No such locale file: the default locale answers.
+    const table = await readLocale(file).catch(() => undefined);
+    const text = table && translation(table, key);
+    if (typeof text === 'string') return text;
   }
   return undefined;
 }
