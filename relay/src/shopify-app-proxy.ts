@@ -14,9 +14,11 @@ export const APP_PROXY_MAX_SKEW_SECONDS = 90;
 /** The hex HMAC-SHA256 Shopify sends, and only that. */
 const SIGNATURE_SYNTAX = /^[0-9a-f]{64}$/i;
 
+export type AppProxyRefusal = 'unsigned' | 'forged' | 'stale';
+
 export type AppProxyVerdict =
   | { readonly signed: true; readonly shop: string }
-  | { readonly signed: false; readonly reason: 'unsigned' | 'forged' | 'stale'; readonly message: string };
+  | { readonly signed: false; readonly reason: AppProxyRefusal; readonly message: string };
 
 /**
  * The text Shopify signs: every parameter but `signature`, each as `key=value` with the values of a
@@ -64,7 +66,7 @@ export class AppProxyVerifier {
       // verify() compares in constant time: no timing tells how much of a forged signature was right.
       matches = await crypto.subtle.verify('HMAC', await this.#importKey(), hexBytes(signatures[0]!), text);
     } catch {
-      matches = false;
+      // A key the runtime refuses to import verifies nothing: the request stays refused.
     }
     if (!matches) {
       return refuse('forged', "Invalid App Proxy signature: not signed with this app's secret, or changed on the way");
@@ -91,7 +93,7 @@ export class AppProxyVerifier {
   }
 }
 
-function refuse(reason: 'unsigned' | 'forged' | 'stale', message: string): AppProxyVerdict {
+function refuse(reason: AppProxyRefusal, message: string): AppProxyVerdict {
   return { signed: false, reason, message };
 }
 

@@ -127,7 +127,7 @@ describe('the relay behind the App Proxy', () => {
         // shop-a is a Shopify shop; shop-b stays an ordinary website, served as before.
         websites: [{ ...SHOP, shop: SHOP_DOMAIN }, OTHER_SHOP, SECOND_SHOP],
         shopifyAppSecret: SECRET,
-      } as never,
+      },
       relay: { wallClock: () => NOW_MS },
     });
   });
