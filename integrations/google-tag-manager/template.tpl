@@ -465,6 +465,14 @@ scenarios:
     assertApi('injectScript').wasNotCalled();
     assertApi('gtmOnFailure').wasCalled();
     assertApi('gtmOnSuccess').wasNotCalled();
+- name: A position that is not one of the four fails the tag
+  code: |-
+    runCode({websiteId: 'demo-shop', selector: '.product-form', position: 'inside', scriptUrl: defaultScriptUrl});
+
+    assertApi('createQueue').wasNotCalled();
+    assertApi('injectScript').wasNotCalled();
+    assertApi('gtmOnFailure').wasCalled();
+    assertApi('gtmOnSuccess').wasNotCalled();
 - name: A script URL the permission does not allow fails the tag
   code: |-
     mock('queryPermission', (permission, url) => false);

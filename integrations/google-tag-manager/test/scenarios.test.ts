@@ -22,14 +22,30 @@ describe("the template's own ___TESTS___ scenarios, run outside Tag Manager", ()
   ])('they catch a template with %s', (_name, breakIt) => {
     const broken = breakIt(template.code);
     expect(broken).not.toBe(template.code);
-    const failures = template.scenarios.filter((scenario) => {
+    expect(scenariosFailedBy(broken).length).toBeGreaterThan(0);
+  });
+
+  it('they catch a template in which any one path that fails the tag only logs, never calling gtmOnFailure', () => {
+    const failCalls = [...template.code.matchAll(/\bfail\(/g)].map((match) => match.index);
+    // The empty website ID, the empty selector, the position, the refused URL, the load failure.
+    expect(failCalls.length).toBeGreaterThanOrEqual(5);
+    for (const at of failCalls) {
+      const broken = `${template.code.slice(0, at)}logToConsole(${template.code.slice(at + 'fail('.length)}`;
+      expect(scenariosFailedBy(broken), template.code.slice(at, template.code.indexOf('\n', at))).not.toEqual([]);
+    }
+  });
+});
+
+/** The names of the scenarios that fail (by an assertion, not by a crash of the runner) on `code`. */
+function scenariosFailedBy(code: string): string[] {
+  return template.scenarios
+    .filter((scenario) => {
       try {
-        runScenario(template, scenario, broken);
+        runScenario(template, scenario, code);
         return false;
       } catch (error) {
         return error instanceof ScenarioAssertion;
       }
-    });
-    expect(failures.length).toBeGreaterThan(0);
-  });
-});
+    })
+    .map((scenario) => scenario.name);
+}
