@@ -1,5 +1,4 @@
 // @vitest-environment node
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,16 @@ import { type CountingEmulator, startCountingEmulator } from '../../test/browser
 import { eventually } from '../../test/support/network.js';
 import { type RedisServer, startRedisServer } from './support/redis-server.js';
 import { EMULATOR_CONFIG, leakedTokens, SHOP } from './support/relay-harness.js';
+import {
+  ask,
+  firstShowing,
+  keepAsking,
+  type RelayInstance,
+  type Seen,
+  sleep,
+  startInstance as startRelayInstance,
+  stopInstance,
+} from './support/relay-processes.js';
 
 /**
  * The fleet's invariants with real processes: three relays (`tsx relay/src/cli.ts`) on their own
@@ -20,40 +29,16 @@ const MAX_STALE_MS = 2_000;
 /** What a loaded two-core machine adds to a bound made of the relay's own times. */
 const SLACK_MS = 1_000;
 const PASSWORD = 'redis-SECRET-pw-91c4';
-const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
 
 let redis: RedisServer;
 let emulator: CountingEmulator;
 let inspector: ReturnType<typeof createClient>;
 let folder: string;
-const everyInstance: Instance[] = [];
+const everyInstance: RelayInstance[] = [];
 const MAIN_PREFIX = 'fleet-main:';
 /** Started together (starting takes seconds), used one after the other. */
-let fleet: Instance[];
-let budgetFleet: Instance[];
-
-interface Instance {
-  readonly url: string;
-  readonly process: RelayProcess;
-}
-
-interface RelayProcess {
-  readonly child: ChildProcess;
-  readonly exited: Promise<void>;
-  out(): string;
-  err(): string;
-}
-
-interface Seen {
-  readonly instance: number;
-  readonly status: number;
-  /** The body's `currentVisitors` for a report, else undefined. */
-  readonly visitors: number | undefined;
-  readonly error: unknown;
-  readonly age: number | null;
-  /** When the answer was complete, by this process's clock. */
-  readonly atMs: number;
-}
+let fleet: RelayInstance[];
+let budgetFleet: RelayInstance[];
 
 beforeAll(async () => {
   [redis, emulator, folder] = await Promise.all([
@@ -96,94 +81,15 @@ async function writeConfig(name: string, overrides: Record<string, unknown>): Pr
   return path;
 }
 
-/**
- * `relay/src/cli.ts --port 0 --config <file>` from source through tsx, as one process: `node
- * --import tsx`, not the `tsx` command, whose wrapper process would take the SIGKILL and leave the
- * relay itself running.
- */
-function launchRelay(configPath: string): RelayProcess {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(process.cwd(), 'relay/src/cli.ts'), '--port', '0', '--config', configPath],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { child, exited, out: () => out, err: () => err };
-}
-
-/** Starts a relay process and reads the URL it prints. */
-async function startInstance(configPath: string): Promise<Instance> {
-  const started = launchRelay(configPath);
-  const deadline = Date.now() + 30_000;
-  let exitCode: number | null | undefined;
-  started.exited.then(() => {
-    exitCode = started.child.exitCode;
-  });
-  while (!LISTENING.test(started.out())) {
-    if (exitCode !== undefined || Date.now() > deadline) {
-      started.child.kill('SIGKILL');
-      throw new Error(`relay did not start (exit ${exitCode}):\n${started.out()}\n${started.err()}`);
-    }
-    await sleep(25);
-  }
-  const instance = { url: LISTENING.exec(started.out())![1]!, process: started };
+/** Every instance started is stopped after all. */
+async function startInstance(configPath: string): Promise<RelayInstance> {
+  const instance = await startRelayInstance(configPath);
   everyInstance.push(instance);
   return instance;
 }
 
-async function startFleet(configPath: string, size = 3): Promise<Instance[]> {
+async function startFleet(configPath: string, size = 3): Promise<RelayInstance[]> {
   return Promise.all(Array.from({ length: size }, () => startInstance(configPath)));
-}
-
-/** SIGTERM, and SIGKILL when it has not exited in 8 s. */
-async function stopInstance(instance: Instance): Promise<void> {
-  const { child, exited } = instance.process;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 8_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** One browser asking one instance; a network failure is recorded as status 0, never thrown. */
-async function ask(instances: readonly Instance[], index: number): Promise<Seen> {
-  try {
-    const response = await fetch(`${instances[index]!.url}/api/v1/realtime?websiteId=${SHOP.id}`, { signal: AbortSignal.timeout(15_000) });
-    const json = (await response.json()) as { currentVisitors?: unknown; error?: unknown };
-    const age = response.headers.get('age');
-    return {
-      instance: index,
-      status: response.status,
-      visitors: typeof json.currentVisitors === 'number' ? json.currentVisitors : undefined,
-      error: json.error,
-      age: age === null ? null : Number(age),
-      atMs: Date.now(),
-    };
-  } catch (error) {
-    return { instance: index, status: 0, visitors: undefined, error, age: null, atMs: Date.now() };
-  }
-}
-
-/** Browsers keep asking every instance, one after another per instance, until `forMs` is over. */
-async function keepAsking(instances: readonly Instance[], forMs: number, seen: Seen[] = [], pauseMs = 25): Promise<Seen[]> {
-  const untilMs = Date.now() + forMs;
-  await Promise.all(
-    instances.map(async (_, index) => {
-      while (Date.now() < untilMs) {
-        seen.push(await ask(instances, index));
-        await sleep(pauseMs);
-      }
-    }),
-  );
-  return seen;
 }
 
 /** Upstream requests sent while `during` runs, counted at the service. */
@@ -191,19 +97,6 @@ async function upstreamRequestsDuring(during: () => Promise<unknown>): Promise<n
   const before = emulator.realtimeRequests;
   await during();
   return emulator.realtimeRequests - before;
-}
-
-/** Each instance's first answer showing `visitors` at or after `sinceMs`, and whether it never went back. */
-function firstShowing(seen: readonly Seen[], instances: number, visitors: number, sinceMs: number) {
-  return Array.from({ length: instances }, (_, index) => {
-    const after = seen.filter((each) => each.instance === index && each.atMs >= sinceMs);
-    const first = after.findIndex((each) => each.visitors === visitors);
-    return {
-      instance: index,
-      delayMs: first === -1 ? Number.POSITIVE_INFINITY : after[first]!.atMs - sinceMs,
-      wentBack: first !== -1 && after.slice(first).some((each) => each.visitors !== visitors),
-    };
-  });
 }
 
 describe('a fleet of three relay processes sharing one Redis', () => {
