@@ -102,7 +102,8 @@ beforeAll(async () => {
      );`,
   );
   const links = site.php<string[]>(`return array_map( 'get_permalink', ${phpValue(ids)} );`);
-  [pages.block, pages.shortcode, pages.product] = links.map((link) => new URL(link).pathname);
+  const [block, shortcode, product] = links.map((link) => new URL(link).pathname);
+  Object.assign(pages, { block, shortcode, product });
 });
 
 afterAll(async () => {

@@ -100,7 +100,7 @@ describe('the block’s editor script (plain createElement, no build step)', () 
     const attributes = { min: 1, sentence: '', compactNumbers: false, explanation: true, holdout: 0 };
     const tree = flatten(block.edit({ attributes, setAttributes: (change: Record<string, unknown>) => changes.push(change) }) as never);
     const controls = tree.filter(
-      (node) => typeof node.type === 'function' && /Control$/.test((node.type as { displayName: string }).displayName),
+      (node) => typeof node.type === 'function' && /Control$/.test((node.type as unknown as { displayName: string }).displayName),
     );
     expect(controls).toHaveLength(5);
     const values: unknown[] = [5, '{count} here', true, false, 0.2];

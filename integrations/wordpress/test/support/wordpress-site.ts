@@ -214,10 +214,16 @@ echo "\\n@@result@@" . wp_json_encode( ( function () { return eval( stream_get_c
     readDebugLog: () => (existsSync(debugLog) ? readFileSync(debugLog, 'utf8') : ''),
     clearDebugLog: () => rmSync(debugLog, { force: true }),
     async stop() {
-      server.kill('SIGTERM');
-      mariadb.kill('SIGTERM');
-      await new Promise((resolve) => mariadb.once('exit', resolve));
-      rmSync(dir, { recursive: true, force: true });
+      // Both gone before their files: a PHP worker still writing would race the removal.
+      await Promise.all(
+        [server, mariadb].map((child) => {
+          if (child.exitCode !== null || child.signalCode !== null) return undefined;
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          child.kill('SIGTERM');
+          return exited;
+        }),
+      );
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
     },
   };
 }

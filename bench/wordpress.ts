@@ -1,0 +1,112 @@
+// The WordPress plugin's relay route against a bare WordPress REST route that returns a constant,
+// on one real WordPress 6.1 (php -S, 8 workers, MariaDB) in the same run; and the plugin zip's size.
+// Run: npm run build (dist/), then npx tsx bench/wordpress.ts
+
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configure, startPluginSite } from '../integrations/wordpress/test/support/plugin-site.js';
+import { RELAYED, startRecordingUpstream } from '../relay/test/black-box/recording-upstream.js';
+import { kilobytes, printTable, ratio } from './table.js';
+
+const CONNECTIONS = 16;
+const DURATION_SECONDS = 5;
+/** In turns, median kept: this 2-core machine is shared, and one run can meet another process's burst. */
+const ROUNDS = 5;
+
+/** WordPress's REST API with nothing in the callback: the floor every REST route stands on. */
+const CONSTANT_ROUTE = `<?php
+add_action( 'rest_api_init', function () {
+	register_rest_route( 'bench/v1', '/constant', array(
+		'methods'             => 'GET',
+		'permission_callback' => '__return_true',
+		'callback'            => function () {
+			return array( 'currentVisitors' => 1, 'websiteId' => 'bench', 'timestamp' => '2026-01-01T00:00:00.000Z' );
+		},
+	) );
+} );
+`;
+
+interface Run {
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly failures: number;
+}
+
+/**
+ * \`CONNECTIONS\` loops of sequential fetches for \`seconds\`. Not autocannon: php -S answers with
+ * \`Connection: close\` and no Content-Length, and autocannon counted none of those answers (0 req/s,
+ * 0 errors); undici's fetch reads them. The load costs the same CPU for both routes, in this process.
+ */
+async function load(url: string, seconds: number): Promise<Run> {
+  const latencies: number[] = [];
+  let failures = 0;
+  const until = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < until) {
+        const startedAt = performance.now();
+        try {
+          const response = await fetch(url);
+          await response.arrayBuffer();
+          if (response.status === 200) latencies.push(performance.now() - startedAt);
+          else failures += 1;
+        } catch {
+          failures += 1;
+        }
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const at = (share: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))] ?? 0;
+  return { requestsPerSecond: latencies.length / seconds, p50Ms: at(0.5), p99Ms: at(0.99), failures };
+}
+
+async function main(): Promise<void> {
+  const [site, upstream] = await Promise.all([startPluginSite(), startRecordingUpstream()]);
+  try {
+    writeFileSync(join(site.root, 'wp-content', 'mu-plugins', 'bench-constant.php'), CONSTANT_ROUTE);
+    configure(site, {
+      website_id: RELAYED.id,
+      token: RELAYED.token,
+      base_url: upstream.url,
+      interval: 60,
+      max_stale: 600,
+      hourly_budget: 100,
+    });
+    const urls = {
+      'bare REST route (constant)': `${site.url}/wp-json/bench/v1/constant`,
+      'live-visitors relay route': `${site.url}/wp-json/live-visitors/api/v1/realtime?websiteId=${RELAYED.id}`,
+    };
+    for (const url of Object.values(urls)) await load(url, 1);
+    const runs: Run[][] = Object.values(urls).map(() => []);
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const [index, url] of Object.values(urls).entries()) runs[index]!.push(await load(url, DURATION_SECONDS));
+    }
+    const medians = runs.map((ofUrl) => [...ofUrl].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(ROUNDS / 2)]!);
+    const floor = medians[0]!.requestsPerSecond;
+    printTable(
+      `WordPress REST routes, php -S with 8 workers, ${CONNECTIONS} connections, median of ${ROUNDS} runs of ${DURATION_SECONDS} s in turns`,
+      Object.keys(urls).map((name, index) => ({
+        route: name,
+        'req/s': medians[index]!.requestsPerSecond.toFixed(0),
+        'p50 ms': medians[index]!.p50Ms.toFixed(0),
+        'p99 ms': medians[index]!.p99Ms.toFixed(0),
+        failures: medians[index]!.failures,
+        'vs bare route': ratio(medians[index]!.requestsPerSecond, floor),
+      })),
+    );
+    const relayed = runs[1]!.reduce((sum, run) => sum + run.requestsPerSecond * DURATION_SECONDS, 0);
+    console.log(
+      `\nUpstream requests during the relay route's runs: ${upstream.requests.length} (about ${Math.round(relayed).toLocaleString('en')} answered, interval 60 s)`,
+    );
+    console.log(
+      `Plugin zip: ${site.build.zipBytes.toLocaleString('en')} B (${kilobytes(site.build.zipBytes)}), ${site.build.assets.length} asset files`,
+    );
+  } finally {
+    await upstream.close();
+    await site.stop();
+  }
+}
+
+await main();
