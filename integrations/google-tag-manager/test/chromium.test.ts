@@ -23,7 +23,6 @@ const SENTENCE = '17 people are browsing this shop right now';
 let browser: Browser;
 let site: StaticSite;
 let service: CountingEmulator;
-let built: Map<string, string>;
 
 beforeAll(async () => {
   [browser, site, service] = await Promise.all([launchChromium(), startStaticSite(), startCountingEmulator()]);
@@ -35,10 +34,6 @@ beforeAll(async () => {
       compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
     });
     site.put(`/gtm/${name}.js`, outputText, 'text/javascript');
-  }
-  built = new Map();
-  for (const name of ['live-visitors-loader.js', 'live-visitors.js', 'live-visitors-placement.js']) {
-    built.set(name, await readFile(new URL(`../../../dist/${name}`, import.meta.url), 'utf8'));
   }
 });
 
@@ -72,7 +67,7 @@ async function open(html: string): Promise<{ page: Page; run: PageRun; cdnReques
   await page.route(`${CDN_DIST}**`, async (route) => {
     const name = new URL(route.request().url()).pathname.split('/').at(-1) ?? '';
     cdnRequests.push(name);
-    const body = built.get(name) ?? (await readFile(new URL(`../../../dist/${name}`, import.meta.url), 'utf8').catch(() => undefined));
+    const body = await readFile(new URL(`../../../dist/${name}`, import.meta.url), 'utf8').catch(() => undefined);
     if (body === undefined) return route.fulfill({ status: 404, body: 'Not found' });
     return route.fulfill({ status: 200, body, headers: { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' } });
   });
