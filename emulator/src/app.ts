@@ -3,6 +3,7 @@ import { except } from 'hono/combine';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
 import { methodNotAllowed } from 'hono/method-not-allowed';
+import { readCappedBytes } from '../../server-kit/capped-body.js';
 import { PREFLIGHT_MAX_AGE_SECONDS } from '../../server-kit/cors.js';
 import { REALTIME_PATH } from '../../src/contract/request.js';
 import { CONTROL_PATH_PREFIX, guardControlApi } from './endpoints/control.js';
@@ -81,6 +82,8 @@ export function createApp(parts: AppParts): Hono<EmulatorEnv> {
     ),
   );
 
+  // Not Hono's bodyLimit: it re-wraps the request, and threw (a 500) on a POST with no framing
+  // header at all, whose body HTTP/1.1 says is empty.
   const jsonBody = createMiddleware<EmulatorEnv>(async (c, next) => {
     const body = await readJson(c.req.raw);
     if (body === 'too large') {
@@ -141,44 +144,17 @@ function routedMethods(app: Hono<EmulatorEnv>, path: string): string[] {
 
 /** The body as strict UTF-8 JSON: a byte that is not UTF-8 is an error, not a silent U+FFFD in an id. */
 async function readJson(request: Request): Promise<{ readonly json: unknown } | { readonly error: string } | 'too large'> {
-  let bytes: Uint8Array | 'too large';
+  let bytes: Uint8Array | undefined;
   try {
-    bytes = await readCappedBytes(request);
+    bytes = await readCappedBytes(request, MAX_BODY_BYTES);
   } catch {
     return { error: 'Request body could not be read' };
   }
-  if (bytes === 'too large') return bytes;
+  if (bytes === undefined) return 'too large';
   if (bytes.byteLength === 0) return { error: 'Request body is required: a JSON object' };
   try {
     return { json: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) };
   } catch {
     return { error: 'Request body must be valid JSON' };
   }
-}
-
-/**
- * The body's bytes, up to `MAX_BODY_BYTES`, declared or streamed; a larger one is left unread.
- * Read here rather than by Hono's bodyLimit, which re-wraps the request and threw (a 500) on a
- * POST with no framing header at all, whose body HTTP/1.1 says is empty.
- */
-async function readCappedBytes(request: Request): Promise<Uint8Array | 'too large'> {
-  if (Number(request.headers.get('content-length')) > MAX_BODY_BYTES) return 'too large';
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) return 'too large';
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
