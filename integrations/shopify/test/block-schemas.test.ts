@@ -132,6 +132,14 @@ it("the embed offers the block's settings word for word, after its own placement
   expect(embed.slice(-block.length)).toEqual(block);
 });
 
+it("the live dot's colour starts at the element's own default, so a block saved untouched looks like the element", async () => {
+  const styles = await readFile(new URL('../../../src/live-visitors.styles.ts', import.meta.url), 'utf8');
+  const elementDefault = /var\(--live-visitors-accent, (#[0-9a-f]{6})\)/i.exec(styles)?.[1];
+  expect(elementDefault).toBeDefined();
+  const accent = schemaOf(await readBlock('live-visitors.liquid')).settings.find((setting) => setting.id === 'accent_color');
+  expect(accent?.default).toBe(elementDefault);
+});
+
 it('the validity rules above find what a theme editor would refuse', () => {
   const allowed = [...STANDARD_INPUT_FIELDS, 'min', 'max', 'step', 'unit', 'options', 'placeholder'];
   expect(settingProblems({ type: 'range', id: 'a', label: 'A', min: 0, max: 500, step: 1, default: 0 }, allowed)).toEqual([
