@@ -1,4 +1,5 @@
 import { readCappedText } from '../../server-kit/capped-body.js';
+import { DeadlineExceeded, withDeadline } from '../../server-kit/deadline.js';
 import { errorCode } from '../../server-kit/error-code.js';
 import { errorKindForStatus, type RealtimeErrorKind } from '../../src/contract/errors.js';
 import { parseReport, type RealtimeReport } from '../../src/contract/report.js';
@@ -48,47 +49,38 @@ export async function fetchUpstreamReport({
   timeoutMs,
   redactor,
 }: UpstreamRequest): Promise<UpstreamResult> {
-  const attempt = new AbortController();
-  const timer = setTimeout(() => attempt.abort(), timeoutMs);
-  // A fetch that ignores its signal (a runtime that cancelled the work of a departed client)
-  // must not hold every later browser: the attempt ends at the timeout whatever fetch does.
-  const timedOut = new Promise<never>((_, reject) => attempt.signal.addEventListener('abort', () => reject(new Error('timeout'))));
-  timedOut.catch(() => {});
+  let response: Response;
+  let body: string | undefined;
   try {
-    let response: Response;
-    let body: string | undefined;
-    try {
-      response = await Promise.race([
-        timedOut,
-        fetch(realtimeUrl(upstream, website.id), {
-          // The only place the token ever goes.
-          headers: { Authorization: `Bearer ${website.token}`, Accept: 'application/json' },
-          signal: attempt.signal,
-          // A redirect elsewhere would carry the token along; refuse to follow it.
-          redirect: 'manual',
-        }),
-      ]);
-      body = await Promise.race([timedOut, readCappedText(response, MAX_UPSTREAM_BODY_BYTES)]);
-    } catch (cause) {
-      return { failure: transportFailure(cause, attempt.signal.aborted, timeoutMs) };
-    }
-    if (body === undefined) return invalid(response.status, `sent an answer larger than ${MAX_UPSTREAM_BODY_BYTES / 1024} KB`);
-    if (!response.ok) return { failure: statusFailure(response, body, now(), redactor) };
-    let json: unknown;
-    try {
-      json = JSON.parse(body);
-    } catch {
-      return invalid(response.status, 'sent a body that is not JSON');
-    }
-    const report = parseReport(json, website.id);
-    return typeof report === 'string' ? invalid(response.status, `sent an invalid report: ${report}`) : { report };
-  } finally {
-    clearTimeout(timer);
+    // A fetch that ignores its signal (a runtime that cancelled the work of a departed client)
+    // must not hold every later browser: the attempt ends at the timeout whatever fetch does.
+    ({ response, body } = await withDeadline(timeoutMs, 'timeout', async (signal) => {
+      const answer = await fetch(realtimeUrl(upstream, website.id), {
+        // The only place the token ever goes.
+        headers: { Authorization: `Bearer ${website.token}`, Accept: 'application/json' },
+        signal,
+        // A redirect elsewhere would carry the token along; refuse to follow it.
+        redirect: 'manual',
+      });
+      return { response: answer, body: await readCappedText(answer, MAX_UPSTREAM_BODY_BYTES) };
+    }));
+  } catch (cause) {
+    return { failure: transportFailure(cause, timeoutMs) };
   }
+  if (body === undefined) return invalid(response.status, `sent an answer larger than ${MAX_UPSTREAM_BODY_BYTES / 1024} KB`);
+  if (!response.ok) return { failure: statusFailure(response, body, now(), redactor) };
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return invalid(response.status, 'sent a body that is not JSON');
+  }
+  const report = parseReport(json, website.id);
+  return typeof report === 'string' ? invalid(response.status, `sent an invalid report: ${report}`) : { report };
 }
 
-function transportFailure(cause: unknown, timedOut: boolean, timeoutMs: number): UpstreamFailure {
-  if (timedOut)
+function transportFailure(cause: unknown, timeoutMs: number): UpstreamFailure {
+  if (cause instanceof DeadlineExceeded)
     return { kind: 'timeout', status: null, retryAfterMs: null, reason: `did not answer within ${timeoutMs / 1000} s`, said: null };
   // Only the error code (ECONNREFUSED, ENOTFOUND…): a custom fetch's message could hold anything.
   const code = errorCode(cause);

@@ -1,5 +1,6 @@
 // @ts-expect-error workerd's built-in module; typed below by the little this file uses (@cloudflare/workers-types is not a dependency).
 import { DurableObject } from 'cloudflare:workers';
+import { DeadlineExceeded, withDeadline } from '../../../server-kit/deadline.js';
 import { HOUR_MS } from '../../../server-kit/rolling-hour.js';
 import { MemoryStore } from './memory-store.js';
 import type { BudgetDecision, RelayStore, WebsiteState } from './relay-store.js';
@@ -149,19 +150,16 @@ export class DurableObjectStore implements RelayStore {
    * behalf of whichever browser's request found the answer due.
    */
   async #call(method: string, call: (coordinator: RelayCoordinatorStub) => Promise<unknown>): Promise<unknown> {
-    const timeout = new Error(`the Durable Object RelayCoordinator did not answer ${method} within ${this.#timeoutMs} ms`);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(timeout), this.#timeoutMs);
-    });
     try {
-      return await Promise.race([call(this.#namespace.get(this.#id as never)), timedOut]);
+      return await withDeadline(
+        this.#timeoutMs,
+        `the Durable Object RelayCoordinator did not answer ${method} within ${this.#timeoutMs} ms`,
+        () => call(this.#namespace.get(this.#id as never)),
+      );
     } catch (error) {
-      if (error === timeout) throw error;
+      if (error instanceof DeadlineExceeded) throw error;
       const cause = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       throw new Error(`the Durable Object RelayCoordinator failed ${method}: ${cause}`, { cause: error });
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createClient, ErrorReply } from 'redis';
-import { errorCode } from '../../../server-kit/error-code.js';
+import { ErrorReply } from 'redis';
 import { HOUR_MS } from '../../../server-kit/rolling-hour.js';
-import { redact } from '../../../src/contract/service-message.js';
-import { parseRedisUrl, type RedisTarget } from './redis-url.js';
+import { RedisConnection, type Reply } from './redis-connection.js';
+import { parseRedisUrl } from './redis-url.js';
 import type { BudgetDecision, RelayStore, WebsiteState } from './relay-store.js';
 
 export interface RedisStoreOptions {
@@ -17,24 +16,8 @@ export interface RedisStoreOptions {
   readonly commandTimeoutMs?: number;
 }
 
-/** Browsers wait on the store: a hung Redis must cost them half a second, not their patience. */
-const DEFAULT_COMMAND_TIMEOUT_MS = 500;
-/** A Redis that takes SYN but never the connection (a dead host, a firewall) is given up on this fast. */
-const CONNECT_TIMEOUT_MS = 1_000;
-/**
- * Reconnection back-off: 50, 100, 200… ms up to this cap. Short, so a fleet coordinates again
- * within a second of Redis coming back, under one interval of the shortest config.
- */
-const MAX_RECONNECT_DELAY_MS = 1_000;
-/** How long `connect()` waits for a first answer from a server that accepted the connection. */
-const FIRST_CONTACT_MS = 2 * CONNECT_TIMEOUT_MS;
-/** A server that sent something else than RESP is connected to again after this long. */
-const PROTOCOL_ERROR_RECONNECT_MS = 1_000;
 /** How far ahead of Redis's clock a caller's time may be before Redis's own is used for the budget. */
 const CLOCK_TOLERANCE_MS = 2_000;
-/** `close()` lets commands in flight finish this long, then cuts the connection. */
-const CLOSE_GRACE_MS = 1_000;
-
 /** `SET … NX PX` grants the claim; only its holder may delete it. */
 const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
@@ -114,10 +97,6 @@ const TAKE_BUDGET = lua(BUDGET_SCRIPT);
 const CLAIM = lua(CLAIM_SCRIPT);
 const CLEAR_NON_STRING = lua(CLEAR_NON_STRING_SCRIPT);
 
-type RedisClient = ReturnType<typeof newClient>;
-/** What Redis answered: checked by each method before use. */
-type Reply = unknown;
-
 /**
  * The relay's store in Redis, for a fleet: one upstream request per website per interval and one
  * hourly budget across every instance that shares `prefix` on one Redis. Built on Redis's own
@@ -129,73 +108,25 @@ type Reply = unknown;
  * message; nothing the server sends can crash the process.
  */
 export class RedisStore implements RelayStore {
-  readonly #client: RedisClient;
-  readonly #target: RedisTarget;
+  readonly #connection: RedisConnection;
   readonly #prefix: string;
-  readonly #log: (line: string) => void;
-  readonly #timeoutMs: number;
-  #hasBeenReady = false;
-  /** An outage was logged, so its end will be too; one line per outage, not per reconnection attempt. */
-  #outageLogged = false;
-  /** A server that does not speak RESP is said once per store: it would repeat every reconnection. */
-  #protocolErrorLogged = false;
-  #reconnectTimer: NodeJS.Timeout | undefined;
   /** Keys that held something no relay writes, each logged once. */
   readonly #garbageReported = new Set<string>();
-  #closing: Promise<void> | undefined;
 
-  private constructor(target: RedisTarget, options: RedisStoreOptions, timeoutMs: number) {
-    this.#client = newClient(target, timeoutMs);
-    this.#target = target;
-    this.#prefix = options.prefix;
-    this.#log = options.log ?? ((line) => console.warn(line));
-    this.#timeoutMs = timeoutMs;
-    // Without a listener an 'error' event would throw and end the process.
-    this.#client.on('error', (error: unknown) => this.#onClientError(error));
-    this.#client.on('ready', () => this.#onReady());
+  private constructor(connection: RedisConnection, prefix: string) {
+    this.#connection = connection;
+    this.#prefix = prefix;
   }
 
   /**
    * Connects to Redis. Throws for a malformed URL (never quoting its password); resolves when
-   * Redis answered, or after its first failure (logged, naming `store` and the cause): the relay
-   * must start and serve while Redis is down, and the client keeps reconnecting.
+   * Redis answered, or after its first failure (logged): the relay must start and serve while
+   * Redis is down, and the connection keeps reconnecting.
    */
   static async connect(options: RedisStoreOptions): Promise<RedisStore> {
     const target = parseRedisUrl(options.url);
-    const timeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
-    if (!(timeoutMs > 0 && timeoutMs <= 60_000)) throw new Error(`RedisStore commandTimeoutMs must be from 1 to 60000 (got ${timeoutMs})`);
-    const store = new RedisStore(target, options, timeoutMs);
-    await store.#firstContact();
-    return store;
-  }
-
-  async #firstContact(): Promise<void> {
-    const client = this.#client;
-    let settle: () => void = () => {};
-    const contact = new Promise<void>((resolve) => {
-      settle = resolve;
-    });
-    client.once('ready', settle);
-    client.once('error', settle);
-    // A server that accepts but never finishes the handshake emits neither: wait a bounded time.
-    const timer = setTimeout(() => {
-      if (!this.#hasBeenReady && !this.#outageLogged) {
-        this.#outageLogged = true;
-        this.#say(
-          `store: Redis at ${this.#target.label} did not answer within ${FIRST_CONTACT_MS} ms; the relay starts anyway and keeps waiting for it`,
-        );
-      }
-      settle();
-    }, FIRST_CONTACT_MS);
-    // Rejects only when the client is closed before it ever connected; the 'error' event told why.
-    client.connect().catch(() => {});
-    try {
-      await contact;
-    } finally {
-      clearTimeout(timer);
-      client.off('ready', settle);
-      client.off('error', settle);
-    }
+    const log = options.log ?? ((line: string) => console.warn(line));
+    return new RedisStore(await RedisConnection.open(target, log, options.commandTimeoutMs), options.prefix);
   }
 
   /** The state decoded from its JSON (its text when it is not JSON), or null; a key of another type is garbage: said once, deleted, read as none. */
@@ -203,7 +134,7 @@ export class RedisStore implements RelayStore {
     const key = this.#key('state', websiteId);
     let reply: Reply;
     try {
-      reply = await this.#send(['GET', key]);
+      reply = await this.#connection.send(['GET', key]);
     } catch (error) {
       if (!isWrongType(error)) throw this.#failure('read the state of', websiteId, error);
       const type = await this.#command('read the state of', websiteId, ['TYPE', key]);
@@ -291,22 +222,7 @@ export class RedisStore implements RelayStore {
 
   /** Lets commands in flight finish (a second at most), then cuts the connection. Idempotent. */
   close(): Promise<void> {
-    this.#closing ??= (async () => {
-      clearTimeout(this.#reconnectTimer);
-      const client = this.#client;
-      if (!client.isOpen) return;
-      let timer: NodeJS.Timeout | undefined;
-      const cut = new Promise<'cut'>((resolve) => {
-        timer = setTimeout(() => resolve('cut'), CLOSE_GRACE_MS);
-      });
-      try {
-        const how = client.isReady ? await Promise.race([client.close().then(() => 'closed' as const), cut]) : 'cut';
-        if (how === 'cut' && client.isOpen) client.destroy();
-      } finally {
-        clearTimeout(timer);
-      }
-    })();
-    return this.#closing;
+    return this.#connection.close();
   }
 
   #key(kind: 'state' | 'claim', websiteId: string): string {
@@ -315,7 +231,7 @@ export class RedisStore implements RelayStore {
 
   async #command(doing: string, websiteId: string | undefined, args: string[]): Promise<Reply> {
     try {
-      return await this.#send(args);
+      return await this.#connection.send(args);
     } catch (error) {
       throw this.#failure(doing, websiteId, error);
     }
@@ -325,150 +241,36 @@ export class RedisStore implements RelayStore {
   async #script(doing: string, websiteId: string | undefined, script: LuaScript, key: string, args: string[]): Promise<Reply> {
     try {
       try {
-        return await this.#send(['EVALSHA', script.sha1, '1', key, ...args]);
+        return await this.#connection.send(['EVALSHA', script.sha1, '1', key, ...args]);
       } catch (error) {
         if (!(error instanceof ErrorReply && error.message.startsWith('NOSCRIPT'))) throw error;
-        return await this.#send(['EVAL', script.source, '1', key, ...args]);
+        return await this.#connection.send(['EVAL', script.source, '1', key, ...args]);
       }
     } catch (error) {
       throw this.#failure(doing, websiteId, error);
     }
   }
 
-  /**
-   * One command, bounded. The client's own timeout only covers the wait before the command is
-   * written; a Redis that takes the command and never answers (hung, frozen) is bounded here. Its
-   * late reply still arrives in order and goes to the abandoned command, so nothing gets out of step.
-   * Abandoned commands stay bounded too: once the socket's buffers are full the client stops
-   * writing, and its own timeout drops what waits to be written.
-   */
-  async #send(args: string[]): Promise<Reply> {
-    const sent = this.#client.sendCommand(args);
-    sent.catch(() => {});
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
-    });
-    try {
-      return await Promise.race([sent, timedOut]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   #failure(doing: string, websiteId: string | undefined, error: unknown): Error {
     const what = websiteId === undefined ? doing : `${doing} website "${websiteId}"`;
-    return new Error(`store: Redis at ${this.#target.label} could not ${what}: ${this.#describe(error)}`, { cause: error });
+    return new Error(`store: Redis at ${this.#connection.label} could not ${what}: ${this.#connection.describe(error)}`, { cause: error });
   }
 
   #garbage(doing: string, websiteId: string | undefined, reply: Reply): Error {
     const what = websiteId === undefined ? doing : `${doing} website "${websiteId}"`;
-    return new Error(`store: Redis at ${this.#target.label} answered ${describeReply(reply)} when asked to ${what}; is it Redis?`);
+    return new Error(`store: Redis at ${this.#connection.label} answered ${describeReply(reply)} when asked to ${what}; is it Redis?`);
   }
 
   /** Once per key: another program writing under the prefix would otherwise fill the log. */
   #reportGarbage(key: string, what: string, done: string): void {
     if (this.#garbageReported.has(key)) return;
     this.#garbageReported.add(key);
-    this.#say(`store: the key ${key} held ${what}, which no relay writes; ${done}. Is another program using the prefix?`);
-  }
-
-  #onClientError(error: unknown): void {
-    if (this.#closing) return;
-    if (isProtocolError(error)) {
-      this.#startOver(error);
-      return;
-    }
-    if (this.#outageLogged) return;
-    this.#outageLogged = true;
-    const cause = this.#describe(error);
-    const what =
-      error instanceof ErrorReply
-        ? `refused the connection (${cause})`
-        : this.#hasBeenReady
-          ? `failed (${cause})`
-          : `is unreachable (${cause})`;
-    this.#say(
-      this.#hasBeenReady
-        ? `store: Redis at ${this.#target.label} ${what}; the relay serves alone within storeDownBudget until it is back`
-        : `store: Redis at ${this.#target.label} ${what}; the relay starts anyway, serving alone within storeDownBudget, and keeps reconnecting`,
-    );
-  }
-
-  /**
-   * Bytes that are not RESP lose the replies they stood for, and every later reply would go to the
-   * wrong command (a claim could read another command's OK): drop the connection, which rejects
-   * every command waiting, and connect afresh a little later.
-   */
-  #startOver(error: unknown): void {
-    if (this.#reconnectTimer !== undefined) return;
-    if (!this.#protocolErrorLogged) {
-      this.#protocolErrorLogged = true;
-      this.#say(
-        `store: Redis at ${this.#target.label} sent something that is not Redis's protocol (${this.#describe(error)}); ` +
-          `reconnecting every ${PROTOCOL_ERROR_RECONNECT_MS} ms while it does. Is it Redis?`,
-      );
-    }
-    try {
-      if (this.#client.isOpen) this.#client.destroy();
-    } catch {
-      // Already closed: the timer below opens it again.
-    }
-    this.#reconnectTimer = setTimeout(() => {
-      this.#reconnectTimer = undefined;
-      if (!this.#closing && !this.#client.isOpen) this.#client.connect().catch(() => {});
-    }, PROTOCOL_ERROR_RECONNECT_MS);
-  }
-
-  #onReady(): void {
-    this.#hasBeenReady = true;
-    if (!this.#outageLogged) return;
-    this.#outageLogged = false;
-    this.#say(`store: Redis at ${this.#target.label} answers again; the fleet coordinates again`);
-  }
-
-  /** The cause in a few words: an error code (ECONNREFUSED…) or the client's message, never the password. */
-  #describe(error: unknown): string {
-    const code = errorCode(error);
-    const message = (error instanceof Error ? error.message : String(error)).slice(0, 200);
-    const text = !code || message.includes(code) ? message : message === '' ? code : `${code}: ${message}`;
-    return redact(text, [this.#target.password]) || 'unknown error';
-  }
-
-  #say(line: string): void {
-    try {
-      this.#log(redact(line, [this.#target.password]));
-    } catch {
-      // A broken logger must not break the store.
-    }
+    this.#connection.say(`store: the key ${key} held ${what}, which no relay writes; ${done}. Is another program using the prefix?`);
   }
 }
 
 function isWrongType(error: unknown): boolean {
   return error instanceof ErrorReply && error.message.startsWith('WRONGTYPE');
-}
-
-/** What the client's RESP decoder throws on a byte that starts no reply. */
-function isProtocolError(error: unknown): boolean {
-  return error instanceof Error && !(error instanceof ErrorReply) && error.message.startsWith('Unknown RESP type');
-}
-
-function newClient(target: RedisTarget, commandTimeoutMs: number) {
-  return createClient({
-    socket: {
-      host: target.host,
-      port: target.port,
-      ...(target.tls ? { tls: true as const } : {}),
-      connectTimeout: CONNECT_TIMEOUT_MS,
-      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS) + Math.floor(Math.random() * 50),
-    },
-    ...(target.username === undefined ? {} : { username: target.username }),
-    ...(target.password === undefined ? {} : { password: target.password }),
-    database: target.database,
-    // Without this, commands sent while disconnected wait in memory for the reconnection.
-    disableOfflineQueue: true,
-    commandOptions: { timeout: commandTimeoutMs },
-  });
 }
 
 /** Redis wants whole positive milliseconds. */
