@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from './config-checks.js';
+import { nearPosition } from './json-position.js';
 
 /**
  * Reads a JSON file for a config; a file that cannot be read or parsed is a `ConfigError`
@@ -16,7 +17,6 @@ export async function readJsonConfigFile(path: string, what: string): Promise<un
   try {
     return JSON.parse(text);
   } catch (error) {
-    const position = /position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
-    throw new ConfigError(what, path, [`the file is not valid JSON${position ? ` (near character ${position})` : ''}`]);
+    throw new ConfigError(what, path, [`the file is not valid JSON${nearPosition(error)}`]);
   }
 }

@@ -1,4 +1,5 @@
 import { isPlainObject } from '../../server-kit/config-checks.js';
+import { nearPosition } from '../../server-kit/json-position.js';
 import { parseRelayConfig, type RelayConfig, RelayConfigError, type RelayConfigField } from './config.js';
 
 /** The variable that overrides each config field, for platforms that take settings and secrets as environment variables. */
@@ -72,9 +73,7 @@ function readJson(name: string, text: string, example: string, issues: string[])
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    // Only the position: the parser's own message may quote the text, and this one holds tokens.
-    const position = /position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
-    issues.push(`${name} is not valid JSON${position ? ` (near character ${position})` : ''}; expected something like ${example}`);
+    issues.push(`${name} is not valid JSON${nearPosition(error)}; expected something like ${example}`);
     return undefined;
   }
 }
