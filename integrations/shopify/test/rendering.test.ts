@@ -138,7 +138,7 @@ it('the embed in the theme editor with a selector but no website ID says so in t
   const head = await renderBlock('live-visitors-embed.liquid', { selector: 'form' }, { assetBase: shop.assetBase, designMode: true });
   const { page, errors, console } = await visit(productPage({ head }));
   await page.waitForTimeout(1_000);
-  expect(console).toContainEqual(expect.stringMatching(/^warning: Live visitors: enter your website ID in the settings of this block/));
+  expect(console).toContainEqual(expect.stringMatching(/^warning: Live visitors: enter your website ID in this block's settings/));
   expect(console.join('\n')).not.toContain('&#');
   expect(await page.locator('live-visitors').count()).toBe(0);
   expect(errors).toEqual([]);
