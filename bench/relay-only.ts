@@ -1,6 +1,8 @@
 // `npx tsx bench/relay-only.ts`: only the relay's measurements of `npm run bench`.
 import { benchRelay } from './relay.js';
 import { benchRelayFleet } from './relay-fleet.js';
+import { benchShopifyAppProxy } from './shopify-app-proxy.js';
 
 await benchRelayFleet();
 await benchRelay();
+await benchShopifyAppProxy();

@@ -6,6 +6,7 @@ import { benchPlacementPaint } from './placement-paint.js';
 import { benchRelay } from './relay.js';
 import { benchRelayFleet } from './relay-fleet.js';
 import { benchRequests } from './requests.js';
+import { benchShopifyAppProxy } from './shopify-app-proxy.js';
 import { benchSize } from './size.js';
 
 await benchSize();
@@ -14,6 +15,7 @@ await benchRequests();
 // linger for a while after they close, on a machine with two cores.
 await benchRelay();
 await benchRelayFleet();
+await benchShopifyAppProxy();
 await benchBrowser();
 await benchLanguagePaint();
 await benchPlacementPaint();
