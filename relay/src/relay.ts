@@ -4,19 +4,19 @@ import { RollingHourLimit } from '../../server-kit/rolling-hour.js';
 import { systemTimers, type Timers } from '../../server-kit/timers.js';
 import { SPEC_MESSAGES } from '../../src/contract/errors.js';
 import { REALTIME_PATH, readWebsiteIdParameter, type WebsiteIdParameter } from '../../src/contract/request.js';
-import {
-  type AnswerContext,
-  cacheControl,
-  errorAnswer,
-  freshnessHeaders,
-  matchesIfNoneMatch,
-  notModifiedAnswer,
-  preflightAnswer,
-  ReportAnswers,
-  retryAfterHeader,
-} from './answers.js';
 import { parseRelayConfig, RelayConfigError, type RelayConfigInput } from './config.js';
 import { Redactor } from './redaction.js';
+import {
+  cacheControl,
+  errorResponse,
+  freshnessHeaders,
+  matchesIfNoneMatch,
+  notModifiedResponse,
+  preflightResponse,
+  ReportResponses,
+  type ResponseContext,
+  retryAfterHeader,
+} from './responses.js';
 import { AppProxyVerifier } from './shopify-app-proxy.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { RelayStore } from './store/relay-store.js';
@@ -96,7 +96,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
   }
   const store = options.store ?? new MemoryStore(now);
   const directives = cacheControl(config);
-  const reports = new ReportAnswers(directives);
+  const reports = new ReportResponses(directives);
   const holder = options.instanceId ?? crypto.randomUUID();
   const storeDownBudget = new RollingHourLimit(config.storeDownBudget);
   const caches = new Map(
@@ -121,25 +121,25 @@ export function createRelay(options: RelayOptions): RelayHandler {
 
   // Hand-written, not on Hono: this is the cached path `npm run bench` measures, kept free of routing
   // work and, for a fresh answer, of any promise. Each saving here is measured by the bench.
-  function answer(request: Request, context: AnswerContext): Response | Promise<Response> {
+  function answer(request: Request, context: ResponseContext): Response | Promise<Response> {
     const method = request.method;
     const plainId = method === 'GET' || method === 'HEAD' ? plainWebsiteId(request.url) : undefined;
     if (plainId !== undefined) return serve(plainId, request, context);
     const read = readRequest(request, context);
     if (read instanceof Response) return read;
     const [websiteId, query] = read;
-    if ('error' in websiteId) return errorAnswer(400, websiteId.error, context);
+    if ('error' in websiteId) return errorResponse(400, websiteId.error, context);
     // A signed request never has the plain form: Shopify adds its parameters after websiteId.
     if (appProxy && query.has('signature')) return servedToShop(websiteId.value, query, request, context);
     return serve(websiteId.value, request, context);
   }
 
-  function serve(websiteId: string, request: Request, context: AnswerContext, signedShop?: string): Response | Promise<Response> {
+  function serve(websiteId: string, request: Request, context: ResponseContext, signedShop?: string): Response | Promise<Response> {
     // Unknown ids never reach the service: the relay is no open proxy.
     const cache = caches.get(websiteId);
-    if (!cache) return errorAnswer(404, SPEC_MESSAGES.websiteNotFound, context);
+    if (!cache) return errorResponse(404, SPEC_MESSAGES.websiteNotFound, context);
     if (signedShop === undefined && shopWebsites.has(websiteId)) {
-      return errorAnswer(
+      return errorResponse(
         401,
         "Unsigned request: this website is served only through its shop's App Proxy, which signs every request",
         context,
@@ -151,26 +151,26 @@ export function createRelay(options: RelayOptions): RelayHandler {
   }
 
   /** A request Shopify's App Proxy forwarded: served only when signed, recently, and only the signed shop's website. */
-  async function servedToShop(websiteId: string, query: URLSearchParams, request: Request, context: AnswerContext): Promise<Response> {
+  async function servedToShop(websiteId: string, query: URLSearchParams, request: Request, context: ResponseContext): Promise<Response> {
     const verdict = await appProxy!.verify(query);
-    if (!verdict.signed) return errorAnswer(401, verdict.message, context);
+    if (!verdict.signed) return errorResponse(401, verdict.message, context);
     const own = websiteOfShop.get(verdict.shop);
-    if (own === undefined) return errorAnswer(404, `No website is configured for the shop ${verdict.shop}`, context);
-    if (own !== websiteId) return errorAnswer(401, `The shop ${verdict.shop} may read only its own website`, context);
+    if (own === undefined) return errorResponse(404, `No website is configured for the shop ${verdict.shop}`, context);
+    if (own !== websiteId) return errorResponse(401, `The shop ${verdict.shop} may read only its own website`, context);
     return serve(websiteId, request, context, verdict.shop);
   }
 
   /** Any other request, read in full: path, method (and preflight), then the query as the service reads it. */
-  function readRequest(request: Request, context: AnswerContext): [WebsiteIdParameter, URLSearchParams] | Response {
+  function readRequest(request: Request, context: ResponseContext): [WebsiteIdParameter, URLSearchParams] | Response {
     // srvx's URL splits path and query without a full WHATWG parse; on other runtimes it is the native URL.
     const url = new FastURL(request.url);
     if (url.pathname !== REALTIME_PATH) {
-      return errorAnswer(404, `Not found: the relay answers GET ${REALTIME_PATH}?websiteId=…`, context);
+      return errorResponse(404, `Not found: the relay answers GET ${REALTIME_PATH}?websiteId=…`, context);
     }
     const method = request.method.toUpperCase();
     if (method === 'OPTIONS') return preflight(request, context);
     if (method !== 'GET' && method !== 'HEAD') {
-      return errorAnswer(405, `Method ${method} is not allowed on ${REALTIME_PATH}. Allowed: ${RELAY_METHODS}`, context, {
+      return errorResponse(405, `Method ${method} is not allowed on ${REALTIME_PATH}. Allowed: ${RELAY_METHODS}`, context, {
         Allow: RELAY_METHODS,
       });
     }
@@ -178,37 +178,37 @@ export function createRelay(options: RelayOptions): RelayHandler {
     return [readWebsiteIdParameter(url.searchParams), url.searchParams];
   }
 
-  function respond(request: Request, result: WebsiteAnswer, context: AnswerContext): Response {
+  function respond(request: Request, result: WebsiteAnswer, context: ResponseContext): Response {
     const nowMs = now();
     if (result.kind === 'unavailable') {
-      return errorAnswer(result.status, result.message, context, { 'Retry-After': retryAfterHeader(result.retryAtMs, nowMs) });
+      return errorResponse(result.status, result.message, context, { 'Retry-After': retryAfterHeader(result.retryAtMs, nowMs) });
     }
     const ageMs = nowMs - result.answer.fetchedAtMs;
     return matchesIfNoneMatch(request.headers.get('if-none-match'), result.answer.etag)
-      ? notModifiedAnswer(result.answer, freshnessHeaders(ageMs, directives), context)
-      : reports.answer(result.answer, ageMs, context);
+      ? notModifiedResponse(result.answer, freshnessHeaders(ageMs, directives), context)
+      : reports.response(result.answer, ageMs, context);
   }
 
-  function preflight(request: Request, context: AnswerContext): Response {
+  function preflight(request: Request, context: ResponseContext): Response {
     const origin = request.headers.get('origin');
-    if (origin === null) return preflightAnswer({ Allow: RELAY_METHODS });
+    if (origin === null) return preflightResponse({ Allow: RELAY_METHODS });
     if (!cors.isAllowed(origin)) {
-      return errorAnswer(
+      return errorResponse(
         403,
         "This origin is not in the relay's allowOrigins: add it to the relay config to let its pages read the count",
         context,
       );
     }
-    return preflightAnswer(cors.preflightHeaders(origin));
+    return preflightResponse(cors.preflightHeaders(origin));
   }
 
-  function failed(error: unknown, context: AnswerContext): Response {
+  function failed(error: unknown, context: ResponseContext): Response {
     log(`unexpected error, answered 500: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
-    return errorAnswer(500, 'The relay failed unexpectedly; try again later', context);
+    return errorResponse(500, 'The relay failed unexpectedly; try again later', context);
   }
 
   return (request) => {
-    let context: AnswerContext = { cors: {}, withoutBody: false };
+    let context: ResponseContext = { cors: {}, withoutBody: false };
     try {
       context = { cors: cors.headersFor(request.headers.get('origin')), withoutBody: request.method === 'HEAD' };
       const response = answer(request, context);

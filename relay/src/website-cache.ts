@@ -1,9 +1,9 @@
 import type { RollingHourLimit } from '../../server-kit/rolling-hour.js';
 import type { Timers } from '../../server-kit/timers.js';
 import { retryDelay } from '../../src/contract/backoff.js';
-import { etagFor } from './answers.js';
 import type { RelayConfig, RelayedWebsite } from './config.js';
 import type { Redactor } from './redaction.js';
+import { etagFor } from './responses.js';
 import type { RelayStore, SharedAnswer, WebsiteState } from './store/relay-store.js';
 import { maxWaitMs, readBudgetDecision, readWebsiteState } from './store/stored-records.js';
 import { type FetchFunction, fetchUpstreamReport } from './upstream.js';

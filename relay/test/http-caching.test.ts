@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cacheControl, etagFor, matchesIfNoneMatch } from '../src/answers.js';
+import { cacheControl, etagFor, matchesIfNoneMatch } from '../src/responses.js';
 import { type RelayHarness, SHOP, startRelayHarness } from './support/relay-harness.js';
 
 const query = `?websiteId=${SHOP.id}`;

@@ -3,10 +3,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../../server-kit/rolling-hour.js';
 import { retryAfterSeconds } from '../../src/contract/retry-after.js';
-import { freshnessHeaders, retryAfterHeader } from '../src/answers.js';
 import { parseRelayConfig, RelayConfigError } from '../src/config.js';
 import { parseRelayConfigWithEnvironment, RELAY_ENVIRONMENT_VARIABLES } from '../src/environment-overrides.js';
 import { Redactor, secretForms } from '../src/redaction.js';
+import { freshnessHeaders, retryAfterHeader } from '../src/responses.js';
 import { FUTURE_TOLERANCE_MS, maxWaitMs, readBudgetDecision, readWebsiteState } from '../src/store/stored-records.js';
 
 /**

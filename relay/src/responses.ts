@@ -13,7 +13,7 @@ import type { SharedAnswer } from './store/relay-store.js';
  */
 const Response = FastResponse;
 
-export interface AnswerContext {
+export interface ResponseContext {
   /** CORS headers for the asking origin. */
   readonly cors: Readonly<Record<string, string>>;
   /** HEAD: the same headers, no body. */
@@ -71,7 +71,7 @@ function ageSeconds(ageMs: number): number {
   return Number.isNaN(seconds) ? 0 : Math.min(MAX_AGE_SECONDS, Math.max(0, seconds));
 }
 
-function reportHeaders(answer: SharedAnswer, freshness: Record<string, string>, context: AnswerContext): Record<string, string> {
+function reportHeaders(answer: SharedAnswer, freshness: Record<string, string>, context: ResponseContext): Record<string, string> {
   return { ...COMMON_HEADERS, ...context.cors, 'Content-Type': 'application/json', ...freshness, ETag: answer.etag };
 }
 
@@ -80,11 +80,11 @@ function reportHeaders(answer: SharedAnswer, freshness: Record<string, string>, 
  * same answer with the same headers, so they are made once (the relay's hot path, measured by
  * `npm run bench`) and shared, never changed.
  */
-export class ReportAnswers {
+export class ReportResponses {
   readonly #directives: string;
   #answer: SharedAnswer | undefined;
   #ageSeconds = -1;
-  #cors: AnswerContext['cors'] | undefined;
+  #cors: ResponseContext['cors'] | undefined;
   #headers: Record<string, string> = {};
 
   /** `directives` is `cacheControl(config)`. */
@@ -92,7 +92,7 @@ export class ReportAnswers {
     this.#directives = directives;
   }
 
-  answer(answer: SharedAnswer, ageMs: number, context: AnswerContext): Response {
+  response(answer: SharedAnswer, ageMs: number, context: ResponseContext): Response {
     const age = ageSeconds(ageMs);
     if (answer !== this.#answer || age !== this.#ageSeconds || context.cors !== this.#cors) {
       this.#headers = reportHeaders(answer, freshnessHeaders(ageMs, this.#directives), context);
@@ -105,7 +105,7 @@ export class ReportAnswers {
 }
 
 /** RFC 9110 §15.4.5: a 304 repeats the headers a 200 would have sent, except the body's. */
-export function notModifiedAnswer(answer: SharedAnswer, freshness: Record<string, string>, context: AnswerContext): Response {
+export function notModifiedResponse(answer: SharedAnswer, freshness: Record<string, string>, context: ResponseContext): Response {
   return new Response(null, {
     status: 304,
     headers: { ...COMMON_HEADERS, ...context.cors, ...freshness, ETag: answer.etag },
@@ -113,7 +113,7 @@ export function notModifiedAnswer(answer: SharedAnswer, freshness: Record<string
 }
 
 /** The error body of the service and the emulator: `{ "error": "<message>" }`. Never cached, by any cache. */
-export function errorAnswer(status: number, message: string, context: AnswerContext, headers: Record<string, string> = {}): Response {
+export function errorResponse(status: number, message: string, context: ResponseContext, headers: Record<string, string> = {}): Response {
   const body: ErrorBody = { error: message };
   return new Response(context.withoutBody ? null : JSON.stringify(body), {
     status,
@@ -138,7 +138,7 @@ export function retryAfterHeader(retryAtMs: number, nowMs: number): string {
   return String(Number.isNaN(seconds) ? 1 : Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, seconds)));
 }
 
-export function preflightAnswer(headers: Record<string, string>): Response {
+export function preflightResponse(headers: Record<string, string>): Response {
   return new Response(null, { status: 204, headers: { ...COMMON_HEADERS, ...headers } });
 }
 
