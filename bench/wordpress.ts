@@ -1,11 +1,15 @@
 // The WordPress plugin's relay route against a bare WordPress REST route that returns a constant,
 // on one real WordPress 6.1 (php -S, 8 workers, MariaDB) in the same run; and the plugin zip's size.
-// Run: npm run build (dist/), then npx tsx bench/wordpress.ts
+// With --pagespeed, also Lighthouse (simulated throttling, as PageSpeed Insights) on a WordPress page
+// with the block and the same page without it, alternated.
+// Run: npm run build (dist/), then npx tsx bench/wordpress.ts [--pagespeed]
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configure, startPluginSite } from '../integrations/wordpress/test/support/plugin-site.js';
+import { configure, type PluginSite, phpValue, startPluginSite } from '../integrations/wordpress/test/support/plugin-site.js';
 import { RELAYED, startRecordingUpstream } from '../relay/test/black-box/recording-upstream.js';
+import { findChromium } from '../test/browser/support/chromium.js';
+import { lighthouseChromeFlags } from './lighthouse-chrome-flags.js';
 import { kilobytes, printTable, ratio } from './table.js';
 
 const CONNECTIONS = 16;
@@ -62,6 +66,60 @@ async function load(url: string, seconds: number): Promise<Run> {
   return { requestsPerSecond: latencies.length / seconds, p50Ms: at(0.5), p99Ms: at(0.99), failures };
 }
 
+const LIGHTHOUSE_RUNS = 5;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** The same page twice, one with the block: FCP, LCP, TBT and CLS, median of cold loads alternated. */
+async function pageSpeed(site: PluginSite): Promise<void> {
+  const chromePath = findChromium();
+  if (!chromePath) throw new Error('no Chromium for Lighthouse');
+  const content =
+    '<!-- wp:paragraph --><p>−30% today only, 4 left in stock. A product page of a WordPress shop, with its offer.</p><!-- /wp:paragraph -->';
+  const links = site.php<string[]>(
+    `$make = function ( $content ) { return get_permalink( wp_insert_post( array( 'post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Offer', 'post_content' => wp_slash( $content ) ) ) ); };
+     return array( $make( ${phpValue(content)} ), $make( ${phpValue(`${content}\n<!-- wp:live-visitors/live-visitors /-->`)} ) );`,
+  );
+  const [{ default: lighthouse }, { launch, Launcher }] = await Promise.all([import('lighthouse'), import('chrome-launcher')]);
+  const chrome = await launch({ chromePath, chromeFlags: lighthouseChromeFlags(Launcher.defaultFlags()), logLevel: 'silent' });
+  try {
+    const runs: Record<'without' | 'with', Record<'fcp' | 'lcp' | 'tbt' | 'cls', number>[]> = { without: [], with: [] };
+    let version = '';
+    for (let run = 0; run < LIGHTHOUSE_RUNS; run += 1) {
+      for (const [variant, url] of [
+        ['without', links[0]!],
+        ['with', links[1]!],
+      ] as const) {
+        const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+        if (!result || result.lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}`);
+        version = result.lhr.lighthouseVersion;
+        const numeric = (id: string) => result.lhr.audits[id]?.numericValue ?? Number.NaN;
+        runs[variant].push({
+          fcp: numeric('first-contentful-paint'),
+          lcp: numeric('largest-contentful-paint'),
+          tbt: numeric('total-blocking-time'),
+          cls: numeric('cumulative-layout-shift'),
+        });
+      }
+    }
+    const pick = (variant: 'with' | 'without', key: 'fcp' | 'lcp' | 'tbt' | 'cls') => median(runs[variant].map((audit) => audit[key]));
+    printTable(
+      `Lighthouse ${version} on a WordPress page (test theme, php -S), simulated throttling, mobile, median of ${LIGHTHOUSE_RUNS} loads each, alternated`,
+      (['fcp', 'lcp', 'tbt', 'cls'] as const).map((key) => {
+        const format = (value: number) => (key === 'cls' ? value.toFixed(3) : `${Math.round(value)} ms`);
+        const difference = pick('with', key) - pick('without', key);
+        return {
+          metric: key.toUpperCase(),
+          'without the block (anchor)': format(pick('without', key)),
+          'with the block': format(pick('with', key)),
+          difference: `${difference >= 0 ? '+' : '-'}${format(Math.abs(difference))}`,
+        };
+      }),
+    );
+  } finally {
+    chrome.kill();
+  }
+}
+
 async function main(): Promise<void> {
   const [site, upstream] = await Promise.all([startPluginSite(), startRecordingUpstream()]);
   try {
@@ -103,6 +161,7 @@ async function main(): Promise<void> {
     console.log(
       `Plugin zip: ${site.build.zipBytes.toLocaleString('en')} B (${kilobytes(site.build.zipBytes)}), ${site.build.assets.length} asset files`,
     );
+    if (process.argv.includes('--pagespeed')) await pageSpeed(site);
   } finally {
     await upstream.close();
     await site.stop();

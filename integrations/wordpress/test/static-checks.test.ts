@@ -104,7 +104,7 @@ describe('the block’s editor script (plain createElement, no build step)', () 
     );
     expect(controls).toHaveLength(5);
     const values: unknown[] = [5, '{count} here', true, false, 0.2];
-    controls.forEach((control, index) => (control.props!.onChange as (value: unknown) => void)(values[index]));
+    for (const [index, control] of controls.entries()) (control.props!.onChange as (value: unknown) => void)(values[index]);
     expect(changes).toEqual([{ min: 5 }, { sentence: '{count} here' }, { compactNumbers: true }, { explanation: false }, { holdout: 0.2 }]);
     const preview = tree.find((node) => node.type === 'p')!;
     expect(preview.children.join('')).toBe('● 23 people are browsing this shop right now');

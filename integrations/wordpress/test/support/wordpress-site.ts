@@ -38,6 +38,17 @@ function waitFor(condition: () => boolean, timeoutMs: number, what: string): Pro
   });
 }
 
+/** Whether any process of the group led by `pid` is still running. */
+function processGroupAlive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** MariaDB on a private data directory and unix socket, root without a password; gone on stop. */
 async function startMariaDb(dir: string): Promise<{ socket: string; process: ChildProcess }> {
   const dataDir = join(dir, 'mysql');
@@ -189,9 +200,11 @@ echo "\\n@@result@@" . wp_json_encode( ( function () { return eval( stream_get_c
     { LV_INSTALLING: '1' },
   );
 
+  // A process group of its own: php -S forks its workers, and they must go with it.
   const server = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', root, join(dir, 'router.php')], {
     env: { ...process.env, PHP_CLI_SERVER_WORKERS: String(options.workers ?? 8) },
     stdio: 'ignore',
+    detached: true,
   });
   await waitFor(
     () => {
@@ -215,14 +228,14 @@ echo "\\n@@result@@" . wp_json_encode( ( function () { return eval( stream_get_c
     clearDebugLog: () => rmSync(debugLog, { force: true }),
     async stop() {
       // Both gone before their files: a PHP worker still writing would race the removal.
-      await Promise.all(
-        [server, mariadb].map((child) => {
-          if (child.exitCode !== null || child.signalCode !== null) return undefined;
-          const exited = new Promise((resolve) => child.once('exit', resolve));
-          child.kill('SIGTERM');
-          return exited;
-        }),
-      );
+      const exits = [server, mariadb]
+        .filter((child) => child.exitCode === null && child.signalCode === null)
+        .map((child) => new Promise((resolve) => child.once('exit', resolve)));
+      // The whole group: SIGTERM to php -S alone leaves its forked workers listening.
+      if (server.pid !== undefined) process.kill(-server.pid, 'SIGTERM');
+      mariadb.kill('SIGTERM');
+      await Promise.all(exits);
+      await waitFor(() => !processGroupAlive(server.pid), 5_000, 'php -S workers to exit');
       rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
     },
   };
