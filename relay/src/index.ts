@@ -19,5 +19,5 @@ export { parseRelayConfigWithEnvironment, RELAY_ENVIRONMENT_VARIABLES, relayConf
 export type { RelayHandler, RelayOptions } from './relay.js';
 export { createRelay } from './relay.js';
 export { MemoryStore } from './store/memory-store.js';
-export type { BudgetDecision, RelayStore, SharedAnswer, StoredFailure, WebsiteState } from './store/relay-store.js';
+export type { BudgetDecision, RelayStore, SharedAnswer, SharedWebsiteState, StoredFailure } from './store/relay-store.js';
 export type { FetchFunction } from './upstream.js';

@@ -4,7 +4,7 @@ import { retryDelay } from '../../src/contract/backoff.js';
 import type { RelayConfig, RelayedWebsite } from './config.js';
 import type { Redactor } from './redaction.js';
 import { etagFor } from './responses.js';
-import type { RelayStore, SharedAnswer, WebsiteState } from './store/relay-store.js';
+import type { RelayStore, SharedAnswer, SharedWebsiteState } from './store/relay-store.js';
 import { maxWaitMs, readBudgetDecision, readWebsiteState } from './store/stored-records.js';
 import { type FetchFunction, fetchUpstreamReport } from './upstream.js';
 
@@ -80,7 +80,7 @@ export function isServable(answer: SharedAnswer | null, nowMs: number, maxStaleM
   return answer !== null && nowMs - answer.fetchedAtMs < maxStaleMs;
 }
 
-const NOTHING_YET: WebsiteState = { answer: null, failures: 0, nextAttemptAtMs: Number.NEGATIVE_INFINITY, failure: null };
+const NOTHING_YET: SharedWebsiteState = { answer: null, failures: 0, nextAttemptAtMs: Number.NEGATIVE_INFINITY, failure: null };
 /** How often an instance looks at the store while another one asks upstream, and after the store failed. */
 const STORE_POLL_MS = 100;
 const STORE_RETRY_MS = 1_000;
@@ -111,7 +111,7 @@ const CLAIM_WAIT_SLACK_MS = 1_000;
  */
 export class WebsiteCache {
   readonly #parts: WebsiteCacheParts;
-  #state: WebsiteState = NOTHING_YET;
+  #state: SharedWebsiteState = NOTHING_YET;
   #gate: Gate = OPEN_GATE;
   #syncing: Promise<void> | undefined;
   #lookAtStoreAtMs = Number.NEGATIVE_INFINITY;
@@ -284,7 +284,7 @@ export class WebsiteCache {
     );
   }
 
-  #setState(state: WebsiteState): void {
+  #setState(state: SharedWebsiteState): void {
     this.#state = state;
     this.#gate = { ...this.#gate, 'back-off': state.nextAttemptAtMs };
   }

@@ -4,7 +4,7 @@ import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort } from '../../test/support/network.js';
 import { RedisStore } from '../src/store/redis-store.js';
-import type { RelayStore, WebsiteState } from '../src/store/relay-store.js';
+import type { RelayStore, SharedWebsiteState } from '../src/store/relay-store.js';
 import { readWebsiteState } from '../src/store/stored-records.js';
 import { type RedisServer, startRedisServer } from './support/redis-server.js';
 import { START_MS } from './support/relay-harness.js';
@@ -13,7 +13,7 @@ const PASSWORD = 'pw-SECRET-5b81e';
 /** The store's commands time out after 500 ms: anything slower than this has hung. */
 const SETTLE_BOUND_MS = 1_000;
 
-const STATE: WebsiteState = {
+const STATE: SharedWebsiteState = {
   answer: null,
   failures: 1,
   nextAttemptAtMs: START_MS + 120_000,

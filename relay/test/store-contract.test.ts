@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../../server-kit/rolling-hour.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { RedisStore } from '../src/store/redis-store.js';
-import type { RelayStore, WebsiteState } from '../src/store/relay-store.js';
+import type { RelayStore, SharedWebsiteState } from '../src/store/relay-store.js';
 import { readWebsiteState } from '../src/store/stored-records.js';
 import { type RedisServer, startRedisServer } from './support/redis-server.js';
 import { leakedTokens, START_MS, TOKENS } from './support/relay-harness.js';
@@ -61,7 +61,7 @@ let fresh = 0;
 /** A prefix of its own per test, so no test sees another's keys. */
 const freshPrefix = () => `contract-${++fresh}:`;
 
-function stateOf(websiteId: string, currentVisitors: number, fetchedAtMs = T0): WebsiteState {
+function stateOf(websiteId: string, currentVisitors: number, fetchedAtMs = T0): SharedWebsiteState {
   const body = JSON.stringify({ currentVisitors, websiteId, timestamp: new Date(fetchedAtMs).toISOString() });
   return {
     answer: { body, etag: `"etag-${currentVisitors}"`, fetchedAtMs },
@@ -71,7 +71,7 @@ function stateOf(websiteId: string, currentVisitors: number, fetchedAtMs = T0): 
   };
 }
 
-const FAILED: WebsiteState = {
+const FAILED: SharedWebsiteState = {
   answer: null,
   failures: 2,
   nextAttemptAtMs: T0 + 240_000,

@@ -3,7 +3,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { DeadlineExceeded, withDeadline } from '../../../server-kit/deadline.js';
 import { HOUR_MS } from '../../../server-kit/rolling-hour.js';
 import { MemoryStore } from './memory-store.js';
-import type { BudgetDecision, RelayStore, WebsiteState } from './relay-store.js';
+import type { BudgetDecision, RelayStore, SharedWebsiteState } from './relay-store.js';
 
 /** The part of a Durable Object's state this file uses: its SQLite storage. */
 export interface CoordinatorState {
@@ -36,11 +36,11 @@ export class RelayCoordinator extends DurableObjectBase {
     this.#sql.exec('CREATE INDEX IF NOT EXISTS budget_by_time ON budget (taken_at)');
   }
 
-  read(websiteId: string): Promise<WebsiteState | null> {
+  read(websiteId: string): Promise<SharedWebsiteState | null> {
     return this.#states.read(websiteId);
   }
 
-  write(websiteId: string, state: WebsiteState, keepMs: number): Promise<void> {
+  write(websiteId: string, state: SharedWebsiteState, keepMs: number): Promise<void> {
     return this.#states.write(websiteId, state, keepMs);
   }
 
@@ -74,7 +74,7 @@ export class RelayCoordinator extends DurableObjectBase {
 /** The stub of a `RelayCoordinator`: its methods, called over JS RPC (every result a promise). */
 export interface RelayCoordinatorStub {
   read(websiteId: string): Promise<unknown>;
-  write(websiteId: string, state: WebsiteState, keepMs: number): Promise<unknown>;
+  write(websiteId: string, state: SharedWebsiteState, keepMs: number): Promise<unknown>;
   claim(websiteId: string, holder: string, ttlMs: number): Promise<unknown>;
   release(websiteId: string, holder: string): Promise<unknown>;
   takeBudget(nowMs: number, limit: number): Promise<unknown>;
@@ -120,7 +120,7 @@ export class DurableObjectStore implements RelayStore {
     return this.#call('read', (coordinator) => coordinator.read(websiteId));
   }
 
-  async write(websiteId: string, state: WebsiteState, keepMs: number): Promise<void> {
+  async write(websiteId: string, state: SharedWebsiteState, keepMs: number): Promise<void> {
     await this.#call('write', (coordinator) => coordinator.write(websiteId, state, keepMs));
   }
 

@@ -1,12 +1,12 @@
 import { RollingHourLimit } from '../../../server-kit/rolling-hour.js';
-import type { BudgetDecision, RelayStore, WebsiteState } from './relay-store.js';
+import type { BudgetDecision, RelayStore, SharedWebsiteState } from './relay-store.js';
 
 /**
  * The default store: this process's memory. Right for one instance, nothing to set up; a fleet
  * needs a shared store. Also the state a Durable Object keeps for its fleet.
  */
 export class MemoryStore implements RelayStore {
-  readonly #states = new Map<string, { state: WebsiteState; expiresAtMs: number }>();
+  readonly #states = new Map<string, { state: SharedWebsiteState; expiresAtMs: number }>();
   readonly #claims = new Map<string, { holder: string; expiresAtMs: number }>();
   readonly #now: () => number;
   #budget: RollingHourLimit | undefined;
@@ -16,13 +16,13 @@ export class MemoryStore implements RelayStore {
     this.#now = now;
   }
 
-  async read(websiteId: string): Promise<WebsiteState | null> {
+  async read(websiteId: string): Promise<SharedWebsiteState | null> {
     const kept = this.#states.get(websiteId);
     if (!kept || kept.expiresAtMs <= this.#now()) return null;
     return kept.state;
   }
 
-  async write(websiteId: string, state: WebsiteState, keepMs: number): Promise<void> {
+  async write(websiteId: string, state: SharedWebsiteState, keepMs: number): Promise<void> {
     this.#states.set(websiteId, { state, expiresAtMs: this.#now() + keepMs });
   }
 

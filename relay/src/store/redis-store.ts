@@ -3,7 +3,7 @@ import { ErrorReply } from 'redis';
 import { HOUR_MS } from '../../../server-kit/rolling-hour.js';
 import { RedisConnection, type Reply } from './redis-connection.js';
 import { parseRedisUrl } from './redis-url.js';
-import type { BudgetDecision, RelayStore, WebsiteState } from './relay-store.js';
+import type { BudgetDecision, RelayStore, SharedWebsiteState } from './relay-store.js';
 
 export interface RedisStoreOptions {
   /** `redis://[user:password@]host[:port][/db]`, or `rediss://` for TLS. */
@@ -151,7 +151,7 @@ export class RedisStore implements RelayStore {
     }
   }
 
-  async write(websiteId: string, state: WebsiteState, keepMs: number): Promise<void> {
+  async write(websiteId: string, state: SharedWebsiteState, keepMs: number): Promise<void> {
     const reply = await this.#command('write the state of', websiteId, [
       'SET',
       this.#key('state', websiteId),

@@ -16,7 +16,7 @@ export interface RelayStore {
    */
   read(websiteId: string): Promise<unknown>;
   /** Replaces the website's state; kept for `keepMs`, then forgotten. Written only by a claim's holder. */
-  write(websiteId: string, state: WebsiteState, keepMs: number): Promise<void>;
+  write(websiteId: string, state: SharedWebsiteState, keepMs: number): Promise<void>;
   /**
    * Claims the right to ask upstream for the website, for `ttlMs` at most (a holder that dies
    * cannot stall the fleet past it); true when this holder got it.
@@ -31,7 +31,7 @@ export interface RelayStore {
 }
 
 /** One website's state, as every instance of the fleet sees it. */
-export interface WebsiteState {
+export interface SharedWebsiteState {
   /** The last good answer, if any: the contract's three fields, serialised once. */
   readonly answer: SharedAnswer | null;
   /** Failed upstream requests in a row since the last good answer. */

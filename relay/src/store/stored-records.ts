@@ -2,7 +2,7 @@ import { isPlainObject } from '../../../server-kit/config-checks.js';
 import { HOUR_MS } from '../../../server-kit/rolling-hour.js';
 import type { RealtimeErrorKind } from '../../../src/contract/errors.js';
 import { parseReport } from '../../../src/contract/report.js';
-import type { BudgetDecision, SharedAnswer, StoredFailure, WebsiteState } from './relay-store.js';
+import type { BudgetDecision, SharedAnswer, SharedWebsiteState, StoredFailure } from './relay-store.js';
 
 /**
  * The only readers of what the relay takes back from its store. A store is shared with other
@@ -25,7 +25,7 @@ export interface ReadingContext {
 }
 
 export type StateReading =
-  | { readonly state: WebsiteState; readonly problem: null }
+  | { readonly state: SharedWebsiteState; readonly problem: null }
   /** Nothing stored (`problem` null), or something this relay must not use, and why. */
   | { readonly state: null; readonly problem: null | 'not-a-state' | 'from-the-future' };
 

@@ -3,7 +3,7 @@
  * call once any request reaches this Worker's fetch handler. Bundled like the template (from the
  * source, so that type-checking the tests needs no build).
  */
-import { RelayCoordinator, type WebsiteState } from '../../src/cloudflare.js';
+import { RelayCoordinator, type SharedWebsiteState } from '../../src/cloudflare.js';
 
 export class BreakableCoordinator extends RelayCoordinator {
   #broken = false;
@@ -16,12 +16,12 @@ export class BreakableCoordinator extends RelayCoordinator {
     if (this.#broken) throw new Error('the coordinator broke down on purpose');
   }
 
-  override read(websiteId: string): Promise<WebsiteState | null> {
+  override read(websiteId: string): Promise<SharedWebsiteState | null> {
     this.#check();
     return super.read(websiteId);
   }
 
-  override write(websiteId: string, state: WebsiteState, keepMs: number): Promise<void> {
+  override write(websiteId: string, state: SharedWebsiteState, keepMs: number): Promise<void> {
     this.#check();
     return super.write(websiteId, state, keepMs);
   }
