@@ -1,4 +1,4 @@
-import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 const DIST = new URL('../../dist/', import.meta.url);
@@ -20,9 +20,7 @@ export async function copyShopifyAssets(): Promise<string[]> {
   await mkdir(SHOPIFY_ASSETS, { recursive: true });
   for (const name of names) {
     const code = await readFile(new URL(name, DIST), 'utf8');
-    const withoutMap = code.replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n');
-    if (withoutMap === code) await copyFile(new URL(name, DIST), new URL(name, SHOPIFY_ASSETS));
-    else await writeFile(new URL(name, SHOPIFY_ASSETS), withoutMap);
+    await writeFile(new URL(name, SHOPIFY_ASSETS), code.replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n'));
   }
   return names;
 }
