@@ -61,7 +61,7 @@ describe("the signature, as Shopify's documentation computes it", () => {
     expect(await edge.verify(new URLSearchParams(DOCUMENTED_QUERY))).toMatchObject({ signed: true });
   });
 
-  it('a signed query without a usable timestamp or shop is refused', async () => {
+  it('a signed query without one usable timestamp and one shop is refused', async () => {
     const verifier = new AppProxyVerifier('s3cret', () => DOCUMENTED_TIME_MS);
     for (const pairs of [
       [['shop', 'a.myshopify.com']],
@@ -72,6 +72,17 @@ describe("the signature, as Shopify's documentation computes it", () => {
       [['timestamp', '1317327555']],
       [
         ['shop', ''],
+        ['timestamp', '1317327555'],
+      ],
+      // Repeated values are signed joined by commas: which shop or time would count is not for the relay to guess.
+      [
+        ['shop', 'a.myshopify.com'],
+        ['shop', 'b.myshopify.com'],
+        ['timestamp', '1317327555'],
+      ],
+      [
+        ['shop', 'a.myshopify.com'],
+        ['timestamp', '1317327555'],
         ['timestamp', '1317327555'],
       ],
     ] as Array<Array<[string, string]>>) {
