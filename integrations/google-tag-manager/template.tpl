@@ -387,7 +387,7 @@ ___WEB_PERMISSIONS___
             "listItem": [
               {
                 "type": 1,
-                "string": "https://cdn.jsdelivr.net/npm/live-visitors@0/dist/*"
+                "string": "https://cdn.jsdelivr.net/npm/live-visitors@0/dist/live-visitors-loader.js"
               }
             ]
           }

@@ -64,12 +64,13 @@ describe('template.tpl in the Community Template Gallery format', () => {
     expect(permissions.declared).toEqual(['logging', 'access_globals', 'inject_script']);
     expect(permissions.logging).toBe('debug');
     expect([...permissions.globals]).toEqual([['liveVisitors', { read: true, write: true, execute: false }]]);
-    expect(permissions.scriptUrls).toEqual(['https://cdn.jsdelivr.net/npm/live-visitors@0/dist/*']);
+    expect(permissions.scriptUrls).toEqual([DEFAULT_SCRIPT_URL]);
   });
 
   it.each([
     [DEFAULT_SCRIPT_URL, true],
-    ['https://cdn.jsdelivr.net/npm/live-visitors@0/dist/live-visitors.js', true],
+    ['https://cdn.jsdelivr.net/npm/live-visitors@0/dist/live-visitors.js', false],
+    [`${DEFAULT_SCRIPT_URL}?v=2`, false],
     ['http://cdn.jsdelivr.net/npm/live-visitors@0/dist/live-visitors-loader.js', false],
     ['https://cdn.jsdelivr.net/npm/live-visitors@1/dist/live-visitors-loader.js', false],
     ['https://cdn.jsdelivr.net/npm/live-visitors@0/dist/../../other/x.js', false],
