@@ -7,7 +7,7 @@ import { readCappedBytes } from '../../server-kit/capped-body.js';
 import { PREFLIGHT_MAX_AGE_SECONDS } from '../../server-kit/cors.js';
 import { REALTIME_PATH } from '../../src/contract/request.js';
 import { CONTROL_PATH_PREFIX, guardControlApi } from './endpoints/control.js';
-import { errorJson } from './endpoints/error-json.js';
+import { errorResponse } from './endpoints/error-response.js';
 import { applyFault, type FaultSwitch, setFault } from './endpoints/faults.js';
 import { recordPageview } from './endpoints/pageviews.js';
 import type { RealtimeEndpoint } from './endpoints/realtime.js';
@@ -64,7 +64,7 @@ export function createApp(parts: AppParts): Hono<EmulatorEnv> {
       app,
       onMethodNotAllowed(c, methods) {
         const allowed = [...methods, ...(isPublic(c.req.path) ? ['OPTIONS'] : [])].join(', ');
-        return errorJson(c, 405, `Method ${c.req.method} is not allowed on ${c.req.path}. Allowed: ${allowed}`, { Allow: allowed });
+        return errorResponse(c, 405, `Method ${c.req.method} is not allowed on ${c.req.path}. Allowed: ${allowed}`, { Allow: allowed });
       },
     }),
   );
@@ -88,9 +88,9 @@ export function createApp(parts: AppParts): Hono<EmulatorEnv> {
     const body = await readJson(c.req.raw);
     if (body === 'too large') {
       // The rest of the body is never read, so the connection cannot carry another request: say so, and close it.
-      return errorJson(c, 413, `Request body must be at most ${MAX_BODY_BYTES} bytes`, { Connection: 'close' });
+      return errorResponse(c, 413, `Request body must be at most ${MAX_BODY_BYTES} bytes`, { Connection: 'close' });
     }
-    if ('error' in body) return errorJson(c, 400, body.error);
+    if ('error' in body) return errorResponse(c, 400, body.error);
     c.set('body', body.json);
     await next();
   });
@@ -118,10 +118,10 @@ export function createApp(parts: AppParts): Hono<EmulatorEnv> {
     });
   }
 
-  app.notFound((c) => errorJson(c, 404, 'Not found'));
+  app.notFound((c) => errorResponse(c, 404, 'Not found'));
   app.onError((thrown, c) => {
     parts.onError(thrown);
-    return errorJson(c, 500, 'Internal server error');
+    return errorResponse(c, 500, 'Internal server error');
   });
   return app;
 }

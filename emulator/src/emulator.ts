@@ -28,7 +28,7 @@ export interface EmulatorOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-/** One configured website as `GET /__emulator/state` shows it (the relay's `WebsiteState` is another thing: its cached answer). */
+/** One configured website as `GET /__emulator/state` shows it. */
 export interface EmulatedWebsite {
   readonly id: string;
   readonly token: string;

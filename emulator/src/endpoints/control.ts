@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { isLoopbackHost } from '../../../server-kit/loopback.js';
-import { errorJson } from './error-json.js';
+import { errorResponse } from './error-response.js';
 
 /** Prefix of the control API: outside `/api/`, so it can never collide with a spec path. */
 export const CONTROL_PATH_PREFIX = '/__emulator';
@@ -16,11 +16,11 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 export const guardControlApi: MiddlewareHandler = async (c, next) => {
   // DNS rebinding: a page on attacker.example resolving to 127.0.0.1 must not reach the controls.
   if (!isLoopbackHost(new URL(c.req.url).hostname)) {
-    return errorJson(c, 403, 'The control API answers on localhost only');
+    return errorResponse(c, 403, 'The control API answers on localhost only');
   }
   // The body-less reset too: a plain HTML form on any site could otherwise post it.
   if (c.req.method === 'POST' && !JSON_CONTENT_TYPE.test(c.req.header('content-type') ?? '')) {
-    return errorJson(c, 415, 'Content-Type must be application/json');
+    return errorResponse(c, 415, 'Content-Type must be application/json');
   }
   return next();
 };

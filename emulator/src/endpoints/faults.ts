@@ -4,7 +4,7 @@ import { isPlainObject } from '../../../server-kit/config-checks.js';
 import { type Cancel, type Timers, wait } from '../../../server-kit/timers.js';
 import { SPEC_MESSAGES } from '../../../src/contract/errors.js';
 import type { RealtimeReport } from '../../../src/contract/report.js';
-import { errorJson } from './error-json.js';
+import { errorResponse } from './error-response.js';
 import { unauthorizedResponse } from './realtime.js';
 
 /** Everything one fault kind is: what it does, the options it takes (with defaults), and its behaviour. */
@@ -35,7 +35,7 @@ const JSON_TYPE = { 'Content-Type': 'application/json' };
 const FAULTS = {
   'server-error': {
     description: '500 with a JSON error body',
-    behaviour: ({ c }) => errorJson(c, 500, 'Internal server error'),
+    behaviour: ({ c }) => errorResponse(c, 500, 'Internal server error'),
   },
   'bad-gateway': {
     description: '502 with an HTML page, as a proxy in front of a dead service sends',
@@ -97,12 +97,12 @@ const FAULTS = {
     options: { retryAfterSeconds: 60 },
     behaviour: ({ c, option }) => {
       const retryAfter = String(option('retryAfterSeconds'));
-      return errorJson(c, 429, `Rate limit exceeded. Retry in ${retryAfter} seconds.`, { 'Retry-After': retryAfter });
+      return errorResponse(c, 429, `Rate limit exceeded. Retry in ${retryAfter} seconds.`, { 'Retry-After': retryAfter });
     },
   },
   'rate-limited-no-retry-after': {
     description: '429 without Retry-After',
-    behaviour: ({ c }) => errorJson(c, 429, 'Rate limit exceeded.'),
+    behaviour: ({ c }) => errorResponse(c, 429, 'Rate limit exceeded.'),
   },
   unauthorized: {
     description: '401 with the spec message',
@@ -110,11 +110,11 @@ const FAULTS = {
   },
   'not-found': {
     description: '404 with the spec message',
-    behaviour: ({ c }) => errorJson(c, 404, SPEC_MESSAGES.websiteNotFound),
+    behaviour: ({ c }) => errorResponse(c, 404, SPEC_MESSAGES.websiteNotFound),
   },
   'bad-request': {
     description: '400 with the spec message',
-    behaviour: ({ c }) => errorJson(c, 400, SPEC_MESSAGES.websiteIdRequired),
+    behaviour: ({ c }) => errorResponse(c, 400, SPEC_MESSAGES.websiteIdRequired),
   },
 } as const satisfies Record<string, FaultEntry>;
 
@@ -364,8 +364,8 @@ export function applyFault({ faults, shutdown, report }: ApplyFaultOptions): Mid
 // Nobody reads this answer when the client left; it only settles the handler's promise.
 function abandonedResponse(c: Context): Response {
   return c.req.raw.signal.aborted
-    ? errorJson(c, 499 as UnofficialStatusCode, 'Client closed the request')
-    : errorJson(c, 503, 'The emulator is shutting down');
+    ? errorResponse(c, 499 as UnofficialStatusCode, 'Client closed the request')
+    : errorResponse(c, 503, 'The emulator is shutting down');
 }
 
 // `in` rather than `??`: null is a wrong value worth sending on purpose.
@@ -407,7 +407,7 @@ function htmlPage(title: string, text: string): string {
 /** `POST /__emulator/fault`: replaces the active fault. */
 export function setFault(c: Context, faults: FaultSwitch, body: unknown): Response {
   const parsed = parseFault(body);
-  if ('error' in parsed) return errorJson(c, 400, parsed.error);
+  if ('error' in parsed) return errorResponse(c, 400, parsed.error);
   faults.set(parsed.fault);
   return c.json({ fault: faults.state });
 }

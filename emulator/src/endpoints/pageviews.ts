@@ -3,7 +3,7 @@ import { isPlainObject } from '../../../server-kit/config-checks.js';
 import { SPEC_MESSAGES } from '../../../src/contract/errors.js';
 import { MAX_IDENTIFIER_LENGTH } from '../../../src/contract/request.js';
 import type { VisitorWindow } from '../visitor-window.js';
-import { errorJson } from './error-json.js';
+import { errorResponse } from './error-response.js';
 
 interface Pageview {
   readonly websiteId: string;
@@ -17,9 +17,9 @@ interface Pageview {
  */
 export function recordPageview(c: Context, body: unknown, visitors: ReadonlyMap<string, VisitorWindow>, nowMs: number): Response {
   const pageview = parsePageview(body, nowMs);
-  if ('error' in pageview) return errorJson(c, 400, pageview.error);
+  if ('error' in pageview) return errorResponse(c, 400, pageview.error);
   const window = visitors.get(pageview.websiteId);
-  if (!window) return errorJson(c, 404, SPEC_MESSAGES.websiteNotFound);
+  if (!window) return errorResponse(c, 404, SPEC_MESSAGES.websiteNotFound);
   window.record(pageview.visitorId, pageview.atMs, nowMs);
   return c.json({ accepted: true }, 202);
 }

@@ -7,7 +7,7 @@ import { BEARER_TOKEN_SYNTAX, MAX_IDENTIFIER_LENGTH, readWebsiteIdParameter } fr
 import { retryAfterSeconds } from '../../../src/contract/retry-after.js';
 import { HOURLY_REQUEST_LIMITS, type WebsiteConfig } from '../config.js';
 import type { VisitorWindow } from '../visitor-window.js';
-import { errorJson } from './error-json.js';
+import { errorResponse } from './error-response.js';
 
 export interface RealtimeEndpointOptions {
   readonly websites: readonly WebsiteConfig[];
@@ -66,12 +66,12 @@ export class RealtimeEndpoint {
     if (!admitted) {
       const retryAfter = retryAfterSeconds(limit.nextRoomAt(nowMs), nowMs);
       const message = `Rate limit exceeded: ${limit.limit} requests per hour on the ${owner.plan} plan. Retry in ${retryAfter} seconds.`;
-      return errorJson(c, 429, message, { 'Retry-After': String(retryAfter) });
+      return errorResponse(c, 429, message, { 'Retry-After': String(retryAfter) });
     }
 
     const websiteId = readWebsiteIdParameter(new URL(c.req.url).searchParams);
-    if ('error' in websiteId) return errorJson(c, 400, websiteId.error);
-    if (!this.#visitors.has(websiteId.value)) return errorJson(c, 404, SPEC_MESSAGES.websiteNotFound);
+    if ('error' in websiteId) return errorResponse(c, 400, websiteId.error);
+    if (!this.#visitors.has(websiteId.value)) return errorResponse(c, 404, SPEC_MESSAGES.websiteNotFound);
     if (websiteId.value !== owner.id) return unauthorizedResponse(c, true);
     return c.json(this.report(owner.id, nowMs));
   }
@@ -114,7 +114,7 @@ export class RealtimeEndpoint {
 /** The spec's 401, with the RFC 6750 challenge: the scheme to use, and whether a token came but was refused. */
 export function unauthorizedResponse(c: Context, invalidToken: boolean): Response {
   const challenge = invalidToken ? 'Bearer error="invalid_token"' : 'Bearer';
-  return errorJson(c, 401, SPEC_MESSAGES.unauthorized, { 'WWW-Authenticate': challenge });
+  return errorResponse(c, 401, SPEC_MESSAGES.unauthorized, { 'WWW-Authenticate': challenge });
 }
 
 /**

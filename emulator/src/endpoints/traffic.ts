@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { isPlainObject } from '../../../server-kit/config-checks.js';
 import { MAX_SIMULATED_VISITORS, type TrafficSimulator } from '../traffic-simulator.js';
-import { errorJson } from './error-json.js';
+import { errorResponse } from './error-response.js';
 
 export interface TrafficState {
   readonly running: boolean;
@@ -67,7 +67,7 @@ const TRAFFIC_OPTIONS = ['target', 'websiteId', 'immediate'];
 
 /** `POST /__emulator/traffic`: sets the target of every website, or of one, and starts the simulators. */
 export function setTraffic(c: Context, traffic: TrafficControl, body: unknown): Response {
-  const refuse = (message: string) => errorJson(c, 400, message);
+  const refuse = (message: string) => errorResponse(c, 400, message);
   if (!isPlainObject(body)) return refuse('Body must be a JSON object like { "target": 40 }');
   const unknown = Object.keys(body).find((name) => !TRAFFIC_OPTIONS.includes(name));
   if (unknown !== undefined) return refuse(`${unknown} is not a traffic option (allowed: ${TRAFFIC_OPTIONS.join(', ')})`);
