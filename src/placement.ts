@@ -62,7 +62,9 @@ export function readPlacement(entry: unknown): Placement | null {
   const pairs: Array<[string, string]> = [];
   if (attributes && typeof attributes === 'object') {
     for (const [name, value] of Object.entries(attributes)) {
-      if (['string', 'number', 'boolean'].includes(typeof value)) pairs.push([name, String(value)]);
+      // An event handler attribute is script: a placement sets the element's settings, never code.
+      if (/^on/i.test(name)) warn(`placement by "${selector}": attribute ${name} is an event handler; left out.`);
+      else if (['string', 'number', 'boolean'].includes(typeof value)) pairs.push([name, String(value)]);
       else warn(`placement by "${selector}": attribute ${name} is not a string; left out.`);
     }
   } else warn(`placement by "${selector}": attributes must be an object of strings; none set.`);

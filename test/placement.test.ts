@@ -75,6 +75,13 @@ describe('the placed element', () => {
     expect(warnings.join('\n')).toMatch(/bad name[\s\S]*nested|nested[\s\S]*bad name/);
   });
 
+  it.each(['onclick', 'ONmouseover', 'onfocus'])('leaves out an event handler attribute (%s): settings, never script', (name) => {
+    placements.add({ selector: '.product-form', attributes: { [name]: 'window.pwned = 1', 'website-id': 'shop' } });
+    expect(placed()[0]!.getAttributeNames().sort()).toEqual(['style', 'website-id']);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(name);
+  });
+
   it('a style given replaces the reserved lines', () => {
     placements.add({ selector: '.product-form', attributes: { style: 'display:block;min-height:1lh' } });
     expect(placed()[0]!.getAttribute('style')).toBe('display:block;min-height:1lh');
