@@ -2,7 +2,7 @@
  * Browser UI that headless Chromium (156 here) still preloads: its omnibox popup, as two WebUI
  * pages in a renderer of their own that run script on every navigation. On a 2-core machine they
  * take turns on the CPU with the audited page's first parse, whose wall time the simulation
- * multiplies by 4 (README, PageSpeed). They are the browser's, not the page's: no page can make
+ * multiplies by 4 (docs/performance.md, PageSpeed). They are the browser's, not the page's: no page can make
  * them cheaper, and Puppeteer turns both off by default for automation (puppeteer/puppeteer#15278).
  */
 const OMNIBOX_POPUP_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];

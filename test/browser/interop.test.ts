@@ -268,7 +268,7 @@ describe('an app that installed the package and bundles it (Vite production buil
   });
 
   // The package entry must be listed in "sideEffects", or bundlers drop a bare import of it whole.
-  it("import 'live-visitors' (README, With a bundler) registers <live-visitors>", async () => {
+  it("import 'live-visitors' (docs/frameworks.md, With a bundler) registers <live-visitors>", async () => {
     await registersTheElement('import-package');
   });
 });
