@@ -1,5 +1,5 @@
 import type { RollingHourLimit } from '../../server-kit/rolling-hour.js';
-import type { Timers } from '../../server-kit/timers.js';
+import type { Cancel, Timers } from '../../server-kit/timers.js';
 import { retryDelay } from '../../src/contract/backoff.js';
 import type { RelayConfig, RelayedWebsite } from './config.js';
 import type { Redactor } from './redaction.js';
@@ -95,6 +95,8 @@ const CLAIM_SLACK_MS = 4_000;
  * take: with the default 5 s upstream timeout, 6 s, well under the widget's own 10 s.
  */
 const CLAIM_WAIT_SLACK_MS = 1_000;
+/** A browser's whole wait: longer than the wait on a claim, so that one ends first and says why. */
+const BROWSER_WAIT_SLACK_MS = 1_500;
 
 /**
  * One website as this instance serves it: a local copy of the fleet's state, refreshed from the
@@ -139,8 +141,24 @@ export class WebsiteCache {
         this.#syncing = undefined;
       });
     }
-    if (this.#syncing) await this.#syncing;
+    if (this.#syncing) await this.#withinBrowserWait(this.#syncing);
     return this.#outcome(this.#parts.now());
+  }
+
+  /**
+   * A browser waits for the store and the service at most the upstream timeout and 1.5 s (6.5 s
+   * by default, under the widget's own 10 s); the work goes on without it and serves the next ones.
+   */
+  async #withinBrowserWait(syncing: Promise<void>): Promise<void> {
+    let cancel: Cancel = () => {};
+    const waited = new Promise<void>((resolve) => {
+      cancel = this.#parts.timers.after(this.#parts.upstreamTimeoutMs + BROWSER_WAIT_SLACK_MS, resolve);
+    });
+    try {
+      await Promise.race([syncing, waited]);
+    } finally {
+      cancel();
+    }
   }
 
   /** The answer, when it is fresh: served without any I/O or promise (the relay's hot path). */
@@ -150,17 +168,21 @@ export class WebsiteCache {
   }
 
   async #sync(): Promise<void> {
-    const { store, website, holder, upstreamTimeoutMs, now } = this.#parts;
+    const { store, website, holder, now } = this.#parts;
     const id = website.id;
     try {
       this.#adopt(await stored(() => store.read(id)));
       this.#storeAnswers();
+      // A fresh answer ends any wait on another instance's claim.
+      if (isFresh(this.#state.answer, now(), this.#intervalMs)) this.#gate = { ...this.#gate, claim: Number.NEGATIVE_INFINITY };
       if (!this.#isDue(now())) return;
-      if (!(await stored(() => store.claim(id, holder, upstreamTimeoutMs + CLAIM_SLACK_MS)))) {
+      if (!(await this.#claim())) {
         // Waited once already and nothing came: browsers hear so at once until the claim ends.
-        if (this.#gate.claim > Number.NEGATIVE_INFINITY) this.#gate = { ...this.#gate, claim: now() + STORE_RETRY_MS };
-        else await this.#awaitOtherInstance();
-        return;
+        if (this.#gate.claim > Number.NEGATIVE_INFINITY) {
+          this.#gate = { ...this.#gate, claim: now() + STORE_POLL_MS };
+          return;
+        }
+        if (!(await this.#awaitOtherInstance())) return;
       }
       this.#gate = { ...this.#gate, claim: Number.NEGATIVE_INFINITY };
       try {
@@ -205,12 +227,18 @@ export class WebsiteCache {
     this.#lookAtStoreAtMs = Math.min(Math.max(notBefore(this.#gate).atMs, freshUntilMs), nowMs + this.#intervalMs);
   }
 
+  #claim(): Promise<boolean> {
+    const { store, website, holder, upstreamTimeoutMs } = this.#parts;
+    return stored(() => store.claim(website.id, holder, upstreamTimeoutMs + CLAIM_SLACK_MS));
+  }
+
   /**
-   * Another instance holds the claim: its result reaches the store within the claim's life. The
-   * wait is bounded twice: by the clock, and by a number of looks, so it ends even when the injected
-   * clock stands still.
+   * Another instance holds the claim: its result reaches the store within the claim's life. Each
+   * look reads the store (news ends the wait: false) and asks for the claim again (a holder that
+   * died or a claim someone removed lets this instance ask at once: true). The wait is bounded
+   * twice: by the clock, and by a number of looks, so it ends even when the injected clock stands still.
    */
-  async #awaitOtherInstance(): Promise<void> {
+  async #awaitOtherInstance(): Promise<boolean> {
     const { store, website, now, timers, upstreamTimeoutMs } = this.#parts;
     // Compared by value: every read from a shared store is a new object.
     const { answer, nextAttemptAtMs } = this.#state;
@@ -219,13 +247,17 @@ export class WebsiteCache {
     for (let looks = Math.ceil(boundMs / STORE_POLL_MS); looks > 0 && now() < giveUpAtMs; looks -= 1) {
       await new Promise<void>((resolve) => timers.after(STORE_POLL_MS, resolve));
       this.#adopt(await stored(() => store.read(website.id)));
-      if (this.#state.answer?.fetchedAtMs !== answer?.fetchedAtMs || this.#state.nextAttemptAtMs !== nextAttemptAtMs) {
+      // News is a state the holder wrote; a state that expired meanwhile is none.
+      const written = this.#state !== NOTHING_YET;
+      if (written && (this.#state.answer?.fetchedAtMs !== answer?.fetchedAtMs || this.#state.nextAttemptAtMs !== nextAttemptAtMs)) {
         this.#gate = { ...this.#gate, claim: Number.NEGATIVE_INFINITY };
-        return;
+        return false;
       }
+      if (await this.#claim()) return true;
     }
-    this.#gate = { ...this.#gate, claim: now() + STORE_RETRY_MS };
+    this.#gate = { ...this.#gate, claim: now() + STORE_POLL_MS };
     this.#report('claim', `another instance held the claim for more than ${seconds(boundMs)} s without an answer; browsers are told so`);
+    return false;
   }
 
   /**
@@ -333,6 +365,15 @@ export class WebsiteCache {
     const gate = notBefore(this.#gate);
     const retryAtMs = Math.min(Math.max(nowMs, gate.atMs), nowMs + maxWaitMs(this.#intervalMs));
     const fallback = `the relay holds no answer younger than ${this.#parts.config.maxStale} s; it asks again in ${seconds(retryAtMs - nowMs)} s`;
+    if (this.#syncing) {
+      // The browser's wait ended before the store and the service did.
+      return {
+        kind: 'unavailable',
+        status: 503,
+        message: `The relay is still waiting for the analytics service for this website; ask again in ${seconds(STORE_RETRY_MS)} s.`,
+        retryAtMs: nowMs + STORE_RETRY_MS,
+      };
+    }
     if (this.#gate.claim > nowMs) {
       return {
         kind: 'unavailable',
@@ -348,7 +389,9 @@ export class WebsiteCache {
     const cause =
       this.#gate['store-down'] > Number.NEGATIVE_INFINITY
         ? 'The relay cannot reach its shared store'
-        : `The relay's hourly budget of ${this.#parts.config.hourlyBudget} upstream requests is spent`;
+        : gate.atMs > nowMs
+          ? `The relay's hourly budget of ${this.#parts.config.hourlyBudget} upstream requests is spent`
+          : 'The relay has no answer for this website yet';
     return { kind: 'unavailable', status: 503, message: `${cause}; ${fallback}.`, retryAtMs };
   }
 
