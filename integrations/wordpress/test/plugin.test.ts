@@ -143,7 +143,10 @@ describe('the element on WordPress pages, in Chromium', () => {
     // WordPress 6.1 adds type="text/javascript" unless the theme declares html5 scripts.
     const loaders = [...html.matchAll(/<script[^>]* id="live-visitors-loader"[^>]*>([\s\S]*?)<\/script>/g)];
     expect(loaders).toHaveLength(1);
+    // In <head>, and before any stylesheet: after a pending one, an inline script holds the parser.
     expect(html.indexOf('id="live-visitors-loader"')).toBeLessThan(html.indexOf('</head>'));
+    expect(html.indexOf('id="live-visitors-loader"')).toBeLessThan(html.indexOf("rel='stylesheet'"));
+    expect(html.indexOf("rel='stylesheet'")).toBeGreaterThan(0);
     const scriptUrl = `${site.url}/wp-content/plugins/live-visitors/assets/live-visitors.js`;
     const readme = readmeSnippet(scriptUrl).script.replace(/^<script>|<\/script>$/g, '');
     expect(collapseWhitespace(loaders[0]![1]!)).toBe(collapseWhitespace(readme));
@@ -162,6 +165,15 @@ describe('the element on WordPress pages, in Chromium', () => {
     const above = await visit(pages.shortcode);
     expect(above.widgets.map((widget) => widget.count)).toEqual([7, 7]);
     expect(above.widgets[0]!.text).toMatch(/7/);
+  });
+
+  it('gives every shortcode attribute to the element, escaped, with the holdout capped at 0.9', () => {
+    const html = site.php<string>(
+      `return do_shortcode( ${phpValue('[live_visitors min="4.2" text="say \'hi\' & <b>{count}</b>" notation="compact" disclosure="off" holdout="2"]')} );`,
+    );
+    expect(html).toBe(
+      `<live-visitors website-id="${RELAYED.id}" api-base="/wp-json/live-visitors" interval="60" min="5" text="say &#039;hi&#039; &amp; &lt;b&gt;{count}&lt;/b&gt;" notation="compact" disclosure="off" holdout="0.9" style="display: block; min-height: 2lh"></live-visitors>`,
+    );
   });
 
   it('places the element under the price on product pages through WooCommerce’s single-product hook (run by the test theme)', async () => {

@@ -24,7 +24,9 @@ final class Live_Visitors_Loader {
 	private static bool $printed = false;
 
 	public static function register_hooks(): void {
-		add_action( 'wp_head', array( self::class, 'print_in_head' ), 99 );
+		// First in <head>, before the stylesheets (printed at 8), as the README's snippet stands: an
+		// inline script after a pending stylesheet waits for it before it runs.
+		add_action( 'wp_head', array( self::class, 'print_in_head' ), 1 );
 		add_action( 'wp_footer', array( self::class, 'print_in_footer' ), 5 );
 	}
 
