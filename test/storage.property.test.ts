@@ -1,22 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isConfigurationError, type RealtimeErrorKind } from '../src/contract/errors.js';
+import { isConfigurationError, REALTIME_ERROR_KINDS, type RealtimeErrorKind } from '../src/contract/errors.js';
 import { CLOCK_SKEW_TOLERANCE_MS, CONFIGURATION_PAUSE_MS, type FeedRecord, parseRecord } from '../src/realtime/storage.js';
 import { anyTime, holds, reportLike, validReport } from './support/properties.js';
 
 const WEBSITE_ID = 'shop-1';
 const NOW = Date.UTC(2026, 10, 22, 9, 0, 0);
 const DAY = 24 * 60 * 60_000;
-const KINDS: RealtimeErrorKind[] = [
-  'unauthorized',
-  'bad-request',
-  'not-found',
-  'rate-limited',
-  'server',
-  'network',
-  'timeout',
-  'invalid-response',
-];
+const KINDS = [...REALTIME_ERROR_KINDS];
 
 /** What another script of the origin, an old version or a browser with a wrong clock may have stored. */
 const storedText = (() => {

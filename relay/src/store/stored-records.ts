@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../../server-kit/config-checks.js';
 import { HOUR_MS } from '../../../server-kit/rolling-hour.js';
-import type { RealtimeErrorKind } from '../../../src/contract/errors.js';
+import { isRealtimeErrorKind } from '../../../src/contract/errors.js';
 import { parseReport } from '../../../src/contract/report.js';
 import type { BudgetDecision, SharedAnswer, SharedWebsiteState, StoredFailure } from './relay-store.js';
 
@@ -28,17 +28,6 @@ export type StateReading =
   | { readonly state: SharedWebsiteState; readonly problem: null }
   /** Nothing stored (`problem` null), or something this relay must not use, and why. */
   | { readonly state: null; readonly problem: null | 'not-a-state' | 'from-the-future' };
-
-const KINDS: ReadonlySet<string> = new Set<RealtimeErrorKind>([
-  'unauthorized',
-  'bad-request',
-  'not-found',
-  'rate-limited',
-  'server',
-  'network',
-  'timeout',
-  'invalid-response',
-]);
 
 /** A reason is the relay's own words ("answered 500", "could not be reached (ECONNREFUSED)"): short, unquoted, nothing invisible. */
 const OWN_WORDS = /^[^"\\`<>\p{Cc}\p{Cf}\u2028\u2029]{1,200}$/u;
@@ -110,10 +99,10 @@ function isReportBody(body: string, websiteId: string): boolean {
 function readFailure(value: unknown): StoredFailure | undefined {
   if (!isPlainObject(value)) return undefined;
   const { kind, status, reason } = value;
-  if (typeof kind !== 'string' || !KINDS.has(kind) || typeof reason !== 'string') return undefined;
+  if (!isRealtimeErrorKind(kind) || typeof reason !== 'string') return undefined;
   if (status !== null && !(isCount(status) && status <= 999)) return undefined;
   // Someone else's words would reach browsers: only ours pass.
-  return { kind: kind as RealtimeErrorKind, status, reason: OWN_WORDS.test(reason) ? reason : 'failed' };
+  return { kind, status, reason: OWN_WORDS.test(reason) ? reason : 'failed' };
 }
 
 function isCount(value: unknown): value is number {
