@@ -1,5 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import { reportImpression } from './analytics.js';
+import { observeHalfVisible } from './half-visible.js';
 import type { LiveVisitors } from './live-visitors.js';
 import { environment } from './realtime/environment.js';
 
@@ -32,7 +33,7 @@ export class ImpressionWatch implements ReactiveController {
     if (this.#done) return;
     const env = environment();
     this.#stopWatching = [
-      env.onHalfVisible(this.#host, (halfVisible) => {
+      (env.onHalfVisible ?? observeHalfVisible)(this.#host, (halfVisible) => {
         this.#halfVisible = halfVisible;
         this.hostUpdated();
       }),

@@ -37,8 +37,10 @@ export interface Environment {
   /**
    * Calls back whenever `element` becomes at least half visible in the viewport or stops being so
    * (never where the browser has no IntersectionObserver); returns the unsubscribe function.
+   * Unset, the browser's own (`observeHalfVisible`, src/half-visible.ts) is used: it loads with
+   * impressions, its only user, instead of with every page.
    */
-  onHalfVisible(element: Element, listener: (halfVisible: boolean) => void): () => void;
+  onHalfVisible?(element: Element, listener: (halfVisible: boolean) => void): () => void;
   /** A warning for the page's developer; the browser's names the element first, so no caller has to. */
   warn(message: string): void;
 }
@@ -69,12 +71,6 @@ export const browserEnvironment: Environment = {
   // modes): `withStorage` catches it with the other refusals, so there is no second try here.
   storage: () => globalThis.window?.localStorage,
   locks: () => globalThis.navigator?.locks,
-  onHalfVisible(element, listener) {
-    if (typeof IntersectionObserver === 'undefined') return () => {};
-    const observer = new IntersectionObserver((entries) => listener(entries.at(-1)!.intersectionRatio >= 0.5), { threshold: 0.5 });
-    observer.observe(element);
-    return () => observer.disconnect();
-  },
   warn: (message) => console.warn(`<live-visitors> ${message}`),
 };
 
