@@ -20,11 +20,26 @@ export async function logIn(site: WordPressSite, user: WordPressUser): Promise<s
       testcookie: '1',
     }),
   });
-  if (response.status !== 302) throw new Error(`${user.login} could not log in: ${response.status}`);
+  if (response.status !== 302) {
+    throw new Error(
+      `${user.login} could not log in: ${response.status}\n${pageText(await response.text())}\n` +
+        `debug log tail:\n${site.readDebugLog().slice(-2_000) || '(empty)'}`,
+    );
+  }
   return response.headers
     .getSetCookie()
     .map((cookie) => cookie.split(';')[0])
     .join('; ');
+}
+
+/** A page's words without its markup, shortened: enough to read a PHP error or WordPress's die message. */
+function pageText(html: string): string {
+  return html
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 1_000);
 }
 
 export async function get(site: WordPressSite, path: string, headers: Record<string, string> = {}): Promise<Answer> {
