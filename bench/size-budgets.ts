@@ -9,11 +9,11 @@ import { gzipSync } from 'node:zlib';
  * test fails and someone makes it. Every file the build writes needs a budget here.
  */
 export const GZIP_BUDGETS: ReadonlyArray<{ file: RegExp; name: string; bytes: number }> = [
-  // The core's was 9 KB (9,216 B) until this round. The trust bounds of issue 25 and the clearer
-  // timers and controller state of issue 26 added about 260 B, the placement queue's watch 85 B;
-  // moving holdout and impressions to their own file gave back about 190 B. 9,287 B as shipped,
-  // and no structural move found yet for the last 71 B: 9,300 B until one is, never more.
-  { file: /^live-visitors\.js$/, name: 'live-visitors.js (every page)', bytes: 9300 },
+  // The core's: 9 KB (9,216 B), as issue 23 asks. The trust bounds of issue 25, the clearer timers
+  // and controller state of issue 26 and the placement queue's watch took it to 9,287 B for a
+  // while (budget 9,300 B); moving the IntersectionObserver watch to impressions' lazy file
+  // brought it back to 9,211 B.
+  { file: /^live-visitors\.js$/, name: 'live-visitors.js (every page)', bytes: 9216 },
   { file: /^live-visitors-experiments\.js$/, name: 'live-visitors-experiments.js (holdout, impressions)', bytes: 1024 },
   { file: /^live-visitors-placement\.js$/, name: 'live-visitors-placement.js (window.liveVisitors)', bytes: 1536 },
   { file: /^live-visitors-loader\.js$/, name: 'live-visitors-loader.js (classic loader)', bytes: 384 },
