@@ -143,6 +143,49 @@ require $file;
 `;
 }
 
+/** Whether php -S left the port to someone else: it exits at once when the port is taken. */
+function exited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+/**
+ * Starts php -S on a free port and proves that the server answering there is this one (a file
+ * with a random word, served back), trying another port when it is not. A port found free can
+ * be taken before php -S binds it when other suites open servers and connections at the same
+ * time (the full CI run); a readiness check that only connects would then send the tests to
+ * someone else's server. `configure` writes what depends on the port before each try.
+ */
+async function serveOnFreshPort(
+  dir: string,
+  root: string,
+  workers: number,
+  configure: (port: number) => void,
+): Promise<{ server: ChildProcess; port: number }> {
+  const word = randomBytes(12).toString('hex');
+  writeFileSync(join(root, 'live-visitors-ready.txt'), word);
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    configure(port);
+    // A process group of its own: php -S forks its workers, and they must go with it.
+    const server = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', root, join(dir, 'router.php')], {
+      env: { ...process.env, PHP_CLI_SERVER_WORKERS: String(workers) },
+      stdio: 'ignore',
+      detached: true,
+    });
+    let ours = false;
+    const deadline = Date.now() + 15_000;
+    while (!ours && !exited(server) && Date.now() < deadline) {
+      ours = await fetch(`http://127.0.0.1:${port}/live-visitors-ready.txt`)
+        .then(async (response) => (await response.text()) === word)
+        .catch(() => false);
+      if (!ours) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (ours && !exited(server)) return { server, port };
+    if (server.pid !== undefined && !exited(server)) process.kill(-server.pid, 'SIGKILL');
+    if (attempt === 3) throw new Error(`php -S: no port of its own after ${attempt} tries (last ${port})`);
+  }
+}
+
 /**
  * A real WordPress on a loopback port: Debian's 6.1 copied with links followed, its own
  * wp-config.php (WP_DEBUG and WP_DEBUG_LOG on), MariaDB, PHP's built-in server with several
@@ -154,11 +197,8 @@ export async function startWordPress(options: { pluginZip: string; workers?: num
   const root = join(dir, 'site');
   const debugLog = join(dir, 'debug.log');
   const { socket, process: mariadb } = await startMariaDb(dir);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
 
   cpSync(DEBIAN_WORDPRESS, root, { recursive: true, dereference: true });
-  writeFileSync(join(root, 'wp-config.php'), wpConfig(url, socket, debugLog));
   writeFileSync(join(dir, 'router.php'), router(root));
   cpSync(THEME_DIR, join(root, 'wp-content', 'themes', 'live-visitors-test'), { recursive: true });
   mkdirSync(join(root, 'wp-content', 'mu-plugins'), { recursive: true });
@@ -166,6 +206,10 @@ export async function startWordPress(options: { pluginZip: string; workers?: num
   execFileSync('unzip', ['-q', options.pluginZip, '-d', join(root, 'wp-content', 'plugins')]);
 
   const cli = join(dir, 'cli.php');
+  const { server, port } = await serveOnFreshPort(dir, root, options.workers ?? 8, (port) =>
+    writeFileSync(join(root, 'wp-config.php'), wpConfig(`http://127.0.0.1:${port}`, socket, debugLog)),
+  );
+  const url = `http://127.0.0.1:${port}`;
   writeFileSync(
     cli,
     `<?php
@@ -198,25 +242,6 @@ echo "\\n@@result@@" . wp_json_encode( ( function () { return eval( stream_get_c
      wp_insert_user( array( 'user_login' => '${EDITOR.login}', 'user_pass' => '${EDITOR.password}', 'role' => 'editor', 'user_email' => 'editor@example.com' ) );
      return true;`,
     { LV_INSTALLING: '1' },
-  );
-
-  // A process group of its own: php -S forks its workers, and they must go with it.
-  const server = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', root, join(dir, 'router.php')], {
-    env: { ...process.env, PHP_CLI_SERVER_WORKERS: String(options.workers ?? 8) },
-    stdio: 'ignore',
-    detached: true,
-  });
-  await waitFor(
-    () => {
-      try {
-        execFileSync('php', ['-r', `exit(@fsockopen('127.0.0.1', ${port}) ? 0 : 1);`]);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    15_000,
-    'php -S',
   );
 
   return {
