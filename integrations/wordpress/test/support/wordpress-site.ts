@@ -7,8 +7,8 @@ import { freePort } from '../../../../test/support/network.js';
 
 const DEBIAN_WORDPRESS = '/usr/share/wordpress';
 const THEME_DIR = new URL('./test-theme/', import.meta.url).pathname;
-/** Must-use plugins of the test site: WooCommerce's single-product callbacks, and no update checks (no network). */
-const MU_PLUGINS = ['woocommerce-hook.php', 'offline.php'].map((name) => new URL(`./${name}`, import.meta.url).pathname);
+/** Must-use plugins of the test site: WooCommerce's single-product callbacks, no update checks (no network), no mail (no sendmail). */
+const MU_PLUGINS = ['woocommerce-hook.php', 'offline.php', 'no-mail.php'].map((name) => new URL(`./${name}`, import.meta.url).pathname);
 export const ADMIN = { login: 'admin', password: 'admin-password-4b1e' } as const;
 export const EDITOR = { login: 'editor', password: 'editor-password-8c2f' } as const;
 
