@@ -1,8 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium } from './support/chromium.js';
-import { type CountingEmulator, startCountingEmulator } from './support/counting-emulator.js';
-import { type StaticSite, startStaticSite } from './support/static-site.js';
+import type { CountingEmulator } from './support/counting-emulator.js';
+import { closeShopFixture, startShopFixture } from './support/shop-fixture.js';
+import type { StaticSite } from './support/static-site.js';
 
 // Which of the script-tag build's lazy files a page fetches (issue 26 §3): the experiments file
 // (holdout, impressions) only with holdout > 0 or once a count shows; placement only with a queue entry.
@@ -12,12 +12,11 @@ let site: StaticSite;
 let service: CountingEmulator;
 
 beforeAll(async () => {
-  [browser, site, service] = await Promise.all([launchChromium(), startStaticSite(), startCountingEmulator()]);
-  service.setVisitors('demo-shop', 23);
+  ({ browser, site, service } = await startShopFixture());
 });
 
 afterAll(async () => {
-  await Promise.all([browser?.close(), site?.close(), service?.close()]);
+  await closeShopFixture({ browser, site, service });
 });
 
 /** The files of ours a page with `element` fetched, once its state has settled on `state`. */

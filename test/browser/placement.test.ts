@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium } from './support/chromium.js';
-import { type CountingEmulator, startCountingEmulator } from './support/counting-emulator.js';
+import type { CountingEmulator } from './support/counting-emulator.js';
 import { layoutShifts, recordLayoutShifts } from './support/layout-shifts.js';
-import { type StaticSite, startStaticSite } from './support/static-site.js';
+import { closeShopFixture, startShopFixture } from './support/shop-fixture.js';
+import type { StaticSite } from './support/static-site.js';
 
 // Placement by the window.liveVisitors queue in real Chromium, against the built files and the
 // emulator: a product form that a theme renders one second after load, and Tag Manager's way of
@@ -17,12 +17,11 @@ let site: StaticSite;
 let service: CountingEmulator;
 
 beforeAll(async () => {
-  [browser, site, service] = await Promise.all([launchChromium(), startStaticSite(), startCountingEmulator()]);
-  service.setVisitors('demo-shop', 23);
+  ({ browser, site, service } = await startShopFixture());
 });
 
 afterAll(async () => {
-  await Promise.all([browser?.close(), site?.close(), service?.close()]);
+  await closeShopFixture({ browser, site, service });
 });
 
 /** A product page whose form the theme renders `ANCHOR_DELAY_MS` after load, in a box it reserved for it. */

@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium } from './support/chromium.js';
-import { type CountingEmulator, startCountingEmulator } from './support/counting-emulator.js';
+import type { CountingEmulator } from './support/counting-emulator.js';
 import { firstText, recordFirstText } from './support/first-text.js';
-import { type StaticSite, startStaticSite } from './support/static-site.js';
+import { closeShopFixture, startShopFixture } from './support/shop-fixture.js';
+import type { StaticSite } from './support/static-site.js';
 
 // After the page has loaded, the element's work is split into short tasks (PageSpeed's Total
 // Blocking Time counts every task over 50 ms on a slow phone): each render waits for a task of
@@ -18,8 +18,7 @@ let site: StaticSite;
 let service: CountingEmulator;
 
 beforeAll(async () => {
-  [browser, site, service] = await Promise.all([launchChromium(), startStaticSite(), startCountingEmulator()]);
-  service.setVisitors('demo-shop', 23);
+  ({ browser, site, service } = await startShopFixture());
   const page = (head: string) =>
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">${head}</head>
      <body><p>Offer</p><live-visitors website-id="demo-shop" token="demo-token" api-base="${service.url}"></live-visitors></body></html>`;
@@ -28,7 +27,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([browser?.close(), site?.close(), service?.close()]);
+  await closeShopFixture({ browser, site, service });
 });
 
 /** Records each `scheduler.yield()` with the document's state and the time, and when the sentence first showed. */

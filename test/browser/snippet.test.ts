@@ -1,11 +1,11 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readmeSnippet } from '../support/readme-snippet.js';
-import { launchChromium } from './support/chromium.js';
-import { type CountingEmulator, startCountingEmulator } from './support/counting-emulator.js';
+import type { CountingEmulator } from './support/counting-emulator.js';
 import { firstText, recordFirstText } from './support/first-text.js';
 import { layoutShifts, recordLayoutShifts } from './support/layout-shifts.js';
-import { type StaticSite, startStaticSite } from './support/static-site.js';
+import { closeShopFixture, startShopFixture } from './support/shop-fixture.js';
+import type { StaticSite } from './support/static-site.js';
 
 // The README's snippet, word for word, on a shop page: when it fetches the element, that the
 // sentence then moves nothing, and that a stored count is in the first frame.
@@ -18,8 +18,7 @@ let site: StaticSite;
 let service: CountingEmulator;
 
 beforeAll(async () => {
-  [browser, site, service] = await Promise.all([launchChromium(), startStaticSite(), startCountingEmulator()]);
-  service.setVisitors('demo-shop', 23);
+  ({ browser, site, service } = await startShopFixture());
   const { script, elementStyle } = readmeSnippet('/live-visitors.js');
   site.put(
     '/offer.html',
@@ -37,7 +36,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([browser?.close(), site?.close(), service?.close()]);
+  await closeShopFixture({ browser, site, service });
 });
 
 /** When the page's load event began and when the element's file was requested, by the page's clock. */

@@ -1,0 +1,23 @@
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './chromium.js';
+import { type CountingEmulator, startCountingEmulator } from './counting-emulator.js';
+import { type StaticSite, startStaticSite } from './static-site.js';
+
+/** What the suites that load the built script-tag files as a shop does need: a browser, the files, and the service. */
+export interface ShopFixture {
+  browser: Browser;
+  site: StaticSite;
+  /** The counting emulator, with 23 visitors on `demo-shop`. */
+  service: CountingEmulator;
+}
+
+export async function startShopFixture(): Promise<ShopFixture> {
+  const [browser, site, service] = await Promise.all([launchChromium(), startStaticSite(), startCountingEmulator()]);
+  service.setVisitors('demo-shop', 23);
+  return { browser, site, service };
+}
+
+/** Closes what `startShopFixture` started; parts that never started are skipped. */
+export async function closeShopFixture({ browser, site, service }: Partial<ShopFixture>): Promise<void> {
+  await Promise.all([browser?.close(), site?.close(), service?.close()]);
+}
