@@ -1,4 +1,4 @@
-import { systemTimers, type Timers } from '../../server-kit/timers.js';
+import { systemTimers, type Timers } from '../../src/contract/timers.js';
 import { createApp } from './app.js';
 import { DEFAULT_EMULATOR_CONFIG, type EmulatorConfig, HOURLY_REQUEST_LIMITS, type Plan } from './config.js';
 import { FAULT_DESCRIPTIONS, type Fault, type FaultKind, type FaultState, FaultSwitch, parseFault } from './endpoints/faults.js';

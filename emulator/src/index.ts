@@ -3,8 +3,8 @@
  * around it, and its configuration. Node only; never shipped to browsers.
  */
 
-export type { Cancel, Timers } from '../../server-kit/timers.js';
-export { systemTimers } from '../../server-kit/timers.js';
+export type { Cancel, Timers } from '../../src/contract/timers.js';
+export { systemTimers } from '../../src/contract/timers.js';
 export type { EmulatorConfig, Plan, WebsiteConfig } from './config.js';
 export { DEFAULT_EMULATOR_CONFIG, HOURLY_REQUEST_LIMITS, loadEmulatorConfig, PLANS, parseEmulatorConfig } from './config.js';
 export type { EmulatedWebsite, Emulator, EmulatorOptions, EmulatorState, EmulatorStats } from './emulator.js';

@@ -1,4 +1,4 @@
-import type { Cancel, Timers } from '../../server-kit/timers.js';
+import type { Cancel, Timers } from '../../src/contract/timers.js';
 import { VISITOR_WINDOW_MS } from './visitor-window.js';
 
 /** Highest target per website: simulated visitors are held in memory. */

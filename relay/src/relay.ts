@@ -1,9 +1,9 @@
 import { FastURL } from 'srvx';
 import { CorsPolicy } from '../../server-kit/cors.js';
 import { RollingHourLimit } from '../../server-kit/rolling-hour.js';
-import { systemTimers, type Timers } from '../../server-kit/timers.js';
 import { SPEC_MESSAGES } from '../../src/contract/errors.js';
 import { REALTIME_PATH, readWebsiteIdParameter, type WebsiteIdParameter } from '../../src/contract/request.js';
+import { systemTimers, type Timers } from '../../src/contract/timers.js';
 import { parseRelayConfig, RelayConfigError, type RelayConfigInput } from './config.js';
 import { Redactor } from './redaction.js';
 import {

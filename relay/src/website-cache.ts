@@ -1,6 +1,6 @@
 import type { RollingHourLimit } from '../../server-kit/rolling-hour.js';
-import type { Cancel, Timers } from '../../server-kit/timers.js';
 import { retryDelay } from '../../src/contract/backoff.js';
+import type { Cancel, Timers } from '../../src/contract/timers.js';
 import type { RelayConfig, RelayedWebsite } from './config.js';
 import type { Redactor } from './redaction.js';
 import { etagFor } from './responses.js';

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import type { Timers } from '../../server-kit/timers.js';
+import type { Timers } from '../../src/contract/timers.js';
 import { createRelay } from '../src/relay.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import type { SharedAnswer } from '../src/store/relay-store.js';

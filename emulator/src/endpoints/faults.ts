@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { UnofficialStatusCode } from 'hono/utils/http-status';
 import { isPlainObject } from '../../../server-kit/config-checks.js';
-import { type Cancel, type Timers, wait } from '../../../server-kit/timers.js';
 import { SPEC_MESSAGES } from '../../../src/contract/errors.js';
 import type { RealtimeReport } from '../../../src/contract/report.js';
+import { type Cancel, type Timers, wait } from '../../../src/contract/timers.js';
 import { errorResponse } from './error-response.js';
 import { unauthorizedResponse } from './realtime.js';
 

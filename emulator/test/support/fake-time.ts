@@ -1,4 +1,4 @@
-import type { Cancel, Timers } from '../../../server-kit/timers.js';
+import type { Cancel, Timers } from '../../../src/contract/timers.js';
 
 interface Task {
   atMs: number;

@@ -1,17 +1,24 @@
-/** Undoes what was scheduled; calling it more than once is harmless. */
+/**
+ * The one definition of a scheduled callback, shared by the element's data layer and the servers (the relay's and the
+ * emulator's), so every wait can be moved by a test's fake clock instead of waited for.
+ */
+
+/** Undoes what was scheduled; calling it again, or after the thing ended by itself, does nothing. */
 export type Cancel = () => void;
 
-/**
- * The servers' only access to timers (the emulator's and the relay's), so tests move time forward instead of
- * waiting for it (together with the injected `now()` clock).
- */
-export interface Timers {
-  /** Calls `callback` once, `delayMs` from now. */
+/** A one-shot timer: the only shape a wait needs. */
+export interface After {
+  /** Calls `callback` once, `delayMs` from now (a delay below 0 counts as 0). */
   after(delayMs: number, callback: () => void): Cancel;
+}
+
+/** Timers for servers: a one-shot and a repeating one. */
+export interface Timers extends After {
   /** Calls `callback` every `periodMs` until cancelled. */
   every(periodMs: number, callback: () => void): Cancel;
 }
 
+/** The platform's own timers, looked up at call time so fake timers installed later are honoured. */
 export const systemTimers: Timers = {
   after(delayMs, callback) {
     const handle = setTimeout(callback, delayMs);
@@ -27,7 +34,7 @@ export const systemTimers: Timers = {
  * Resolves `'elapsed'` after `delayMs`, or `'aborted'` as soon as `signal` aborts,
  * so a request that waits on purpose never outlives its client.
  */
-export function wait(timers: Timers, delayMs: number, signal: AbortSignal): Promise<'elapsed' | 'aborted'> {
+export function wait(timers: After, delayMs: number, signal: AbortSignal): Promise<'elapsed' | 'aborted'> {
   if (signal.aborted) return Promise.resolve('aborted');
   return new Promise((resolve) => {
     const onAbort = () => {
