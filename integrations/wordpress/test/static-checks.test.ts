@@ -1,9 +1,11 @@
 // @vitest-environment node
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { phpcs } from './support/phpcs.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PLUGIN = join(ROOT, 'live-visitors');
@@ -14,10 +16,6 @@ function phpFiles(dir: string): string[] {
     .map((name) => join(dir, name));
 }
 
-function phpcs(...args: string[]) {
-  return spawnSync('phpcs', [`--standard=${join(ROOT, 'phpcs.xml')}`, '--report=json', ...args], { encoding: 'utf8' });
-}
-
 describe('the plugin’s PHP', () => {
   it('parses: php -l on every PHP file of the plugin, its tests and its sniff', () => {
     const files = phpFiles(ROOT);
@@ -26,15 +24,20 @@ describe('the plugin’s PHP', () => {
   });
 
   it('passes PHP_CodeSniffer with the plugin’s ruleset (Debian’s standards and the escaping sniff)', () => {
-    const result = phpcs(PLUGIN);
-    const report = JSON.parse(result.stdout) as { totals: { errors: number; warnings: number } };
+    const { report, status } = phpcs([PLUGIN]);
     expect(report.totals).toEqual({ errors: 0, warnings: 0, fixable: 0 });
-    expect(result.status).toBe(0);
+    expect(status).toBe(0);
+  });
+
+  it('says what is missing and how to install it when PHP_CodeSniffer is not there (a PATH without phpcs)', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'no-phpcs-'));
+    expect(() => phpcs([PLUGIN], { ...process.env, PATH: empty })).toThrow(
+      'PHP_CodeSniffer (phpcs) is not installed: apt-get install php-codesniffer',
+    );
   });
 
   it('has an escaping sniff that catches unescaped output: echo, printf arguments and <?=, not escaped ones', () => {
-    const result = phpcs(join(ROOT, 'test', 'fixtures', 'unescaped-output.php'));
-    const report = JSON.parse(result.stdout) as { files: Record<string, { messages: { line: number; source: string }[] }> };
+    const { report } = phpcs([join(ROOT, 'test', 'fixtures', 'unescaped-output.php')]);
     const lines = Object.values(report.files)
       .flatMap((file) => file.messages)
       .filter((message) => message.source.startsWith('LiveVisitors.Output.EscapedEcho'))
