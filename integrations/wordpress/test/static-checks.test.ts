@@ -112,4 +112,11 @@ describe('the block’s editor script (plain createElement, no build step)', () 
     const preview = tree.find((node) => node.type === 'p')!;
     expect(preview.children.join('')).toBe('● 23 people are browsing this shop right now');
   });
+
+  it('previews every {count} of the sentence, as the element on the page replaces them all', () => {
+    const { registered, flatten } = loadEditorScript();
+    const attributes = { min: 1, sentence: '{count} here, {count} now', compactNumbers: true, explanation: true, holdout: 0 };
+    const tree = flatten(registered['live-visitors/live-visitors']!.edit({ attributes, setAttributes: () => undefined }) as never);
+    expect(tree.find((node) => node.type === 'p')!.children.join('')).toBe('● 1.2K here, 1.2K now');
+  });
 });
