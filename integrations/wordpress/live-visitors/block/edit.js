@@ -7,10 +7,10 @@
   const el = element.createElement;
   const __ = i18n.__;
 
-  /** The sentence the preview shows: the block's own, else the element's English default. */
+  /** The sentence the preview shows (the block's own, else the element's English default), every {count} replaced as on the page. */
   const preview = (attributes) => {
     const sentence = attributes.sentence || __('{count} people are browsing this shop right now', 'live-visitors');
-    return sentence.replace('{count}', attributes.compactNumbers ? '1.2K' : '23');
+    return sentence.replaceAll('{count}', attributes.compactNumbers ? '1.2K' : '23');
   };
 
   const settings = (attributes, setAttributes) =>
