@@ -6,6 +6,7 @@ import { launchChromium } from '../../../test/browser/support/chromium.js';
 import { type CountingEmulator, startCountingEmulator } from '../../../test/browser/support/counting-emulator.js';
 import { type StaticSite, startStaticSite } from '../../../test/browser/support/static-site.js';
 import type { PageRun } from './support/browser-host.js';
+import { PUBLISHED_LOADER_URL } from './support/published-script.js';
 import { readTemplate, tagFields } from './support/template-file.js';
 
 /**
@@ -17,7 +18,7 @@ import { readTemplate, tagFields } from './support/template-file.js';
  * contract this runner implements.
  */
 const template = readTemplate();
-const CDN_DIST = 'https://cdn.jsdelivr.net/npm/live-visitors@0/dist/';
+const CDN_DIST = PUBLISHED_LOADER_URL.replace(/live-visitors-loader\.js$/, '');
 const SENTENCE = '17 people are browsing this shop right now';
 
 let browser: Browser;

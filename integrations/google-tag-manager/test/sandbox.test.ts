@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nodeHost } from './support/node-host.js';
 import { type DeclaredPermissions, PermissionDenied } from './support/permissions.js';
+import { PUBLISHED_LOADER_URL } from './support/published-script.js';
 import { runTemplate, type ScriptCache } from './support/sandbox.js';
 import { readTemplate, tagFields } from './support/template-file.js';
 
@@ -10,7 +11,7 @@ import { readTemplate, tagFields } from './support/template-file.js';
  * model window in Node (the Chromium test runs the same code in a real page).
  */
 const template = readTemplate();
-const LOADER_URL = 'https://cdn.jsdelivr.net/npm/live-visitors@0/dist/live-visitors-loader.js';
+const LOADER_URL = PUBLISHED_LOADER_URL;
 const FILLED = { websiteId: 'demo-shop', selector: '.product-form', apiBase: 'https://relay.example' };
 
 function runTag(values: Record<string, unknown>, options: { host?: ReturnType<typeof nodeHost>; scriptCache?: ScriptCache } = {}) {
@@ -78,7 +79,7 @@ describe('the template run as Tag Manager runs it', () => {
     [{ ...FILLED, selector: '' }, /selector field is empty/],
     [{ ...FILLED, position: 'inside' }, /position "inside" is not one of before, after, first, last/],
     [{ ...FILLED, scriptUrl: '' }, /may not load ""/],
-    [{ ...FILLED, scriptUrl: 'http://cdn.jsdelivr.net/npm/live-visitors@0/dist/live-visitors-loader.js' }, /may not load/],
+    [{ ...FILLED, scriptUrl: LOADER_URL.replace('https:', 'http:') }, /may not load/],
     [{ ...FILLED, scriptUrl: 'https://scripts.example.com/live-visitors-loader.js' }, /Injects scripts/],
   ])('%j fails the tag with a console message, and places and loads nothing', async (values, message) => {
     const { host, run } = runTag(values);

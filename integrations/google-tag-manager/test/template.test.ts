@@ -1,11 +1,28 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { nodeHost } from './support/node-host.js';
 import { isAllowed } from './support/permissions.js';
-import { fieldsOf, readTemplate } from './support/template-file.js';
+import { loaderUrlFor, PACKAGE_VERSION, PUBLISHED_LOADER_URL } from './support/published-script.js';
+import { runTemplate } from './support/sandbox.js';
+import { fieldsOf, readTemplate, tagFields } from './support/template-file.js';
 
 const template = readTemplate();
 const fields = new Map(fieldsOf(template.parameters).map((field) => [field.name, field]));
-const DEFAULT_SCRIPT_URL = 'https://cdn.jsdelivr.net/npm/live-visitors@0/dist/live-visitors-loader.js';
+// Derived from package.json: a major release fails these tests until the template follows it.
+const DEFAULT_SCRIPT_URL = PUBLISHED_LOADER_URL;
+const OTHER_MAJOR_URL = loaderUrlFor(`${Number(PACKAGE_VERSION.split('.')[0]) + 1}.0.0`);
+
+/** The element's attributes as the README's reference table lists them, less `state`, which the element sets. */
+function attributesInReadme(): string[] {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const section = readme.split('### Attributes and properties')[1] ?? '';
+  // The first table under the heading: from its first row to the first line that is not a row.
+  const table = /\n(\|[^\n]*\n)+/.exec(section)?.[0] ?? '';
+  const names = [...table.matchAll(/^\| ([^|]+) \|/gm)].flatMap((row) =>
+    [...(row[1] as string).matchAll(/`([a-z-]+)`/g)].map((name) => name[1] as string),
+  );
+  return names.filter((name) => name !== 'state');
+}
 
 describe('template.tpl in the Community Template Gallery format', () => {
   it('has the sections of an exported tag template, in order', () => {
@@ -23,7 +40,27 @@ describe('template.tpl in the Community Template Gallery format', () => {
 
   it('asks for the script, website, connection, placement and the main attributes', () => {
     expect([...fields.keys()].sort()).toEqual(
-      ['apiBase', 'disclosure', 'holdout', 'min', 'notation', 'position', 'scriptUrl', 'selector', 'text', 'token', 'websiteId'].sort(),
+      [
+        'apiBase',
+        'disclosure',
+        'disclosureText',
+        'holdout',
+        'interval',
+        'lang',
+        'maxAge',
+        'min',
+        'notation',
+        'position',
+        'scriptUrl',
+        'selector',
+        'text',
+        'textFew',
+        'textMany',
+        'textOne',
+        'textTwo',
+        'token',
+        'websiteId',
+      ].sort(),
     );
     expect(fields.get('scriptUrl')?.defaultValue).toBe(DEFAULT_SCRIPT_URL);
     expect(
@@ -42,10 +79,42 @@ describe('template.tpl in the Community Template Gallery format', () => {
     expect(fields.get('token')?.help).toMatch(/relay/);
   });
 
+  it('can set every attribute a marketer can set on the element (the README reference table)', () => {
+    const expected = attributesInReadme();
+    expect(expected).toContain('text-one');
+    const host = nodeHost();
+    const filled = Object.fromEntries(
+      fieldsOf(template.parameters)
+        .filter((field) => field.type === 'TEXT' && !['scriptUrl', 'selector'].includes(field.name))
+        .map((field) => [field.name, field.name === 'lang' ? 'de' : `1${field.name.length}`]),
+    );
+    const run = runTemplate({
+      code: template.code,
+      fields: tagFields(template, { ...filled, selector: '.product-form' }),
+      permissions: template.permissions,
+      host,
+    });
+    expect(run.thrown).toBeUndefined();
+    const [placement] = host.window.liveVisitors as { attributes: Record<string, string> }[];
+    expect(Object.keys(placement?.attributes ?? {}).sort()).toEqual([...expected].sort());
+  });
+
+  it("the relay field sends the marketer to a relay's registration page", () => {
+    expect(fields.get('apiBase')?.help).toMatch(/register your website there and paste its address here/);
+  });
+
+  it('the default script URL follows the published major version of the package', () => {
+    expect(loaderUrlFor('0.1.0')).toMatch(/live-visitors@0\//);
+    expect(loaderUrlFor('2.3.1')).toMatch(/live-visitors@2\//);
+    expect(() => loaderUrlFor('next')).toThrow(/not a semantic version/);
+    expect(fields.get('scriptUrl')?.defaultValue).toBe(DEFAULT_SCRIPT_URL);
+    expect(fields.get('scriptUrl')?.defaultValue).not.toBe(OTHER_MAJOR_URL);
+  });
+
   it.each([
     ['min', ['', '1', '25'], ['0', '-1', '1.5', 'five']],
     ['holdout', ['', '0', '0.2', '0.9'], ['1', '.5', '-0.1', 'half']],
-    ['scriptUrl', [DEFAULT_SCRIPT_URL], ['http://cdn.jsdelivr.net/npm/live-visitors@0/dist/live-visitors-loader.js', '//cdn.example/x.js']],
+    ['scriptUrl', [DEFAULT_SCRIPT_URL], [DEFAULT_SCRIPT_URL.replace('https:', 'http:'), '//cdn.example/x.js']],
   ])('the %s field accepts %j and refuses %j', (name, accepted, refused) => {
     const patterns = (fields.get(name)?.valueValidators ?? []).filter((validator) => validator.type === 'REGEX');
     expect(patterns).toHaveLength(1);
@@ -69,10 +138,10 @@ describe('template.tpl in the Community Template Gallery format', () => {
 
   it.each([
     [DEFAULT_SCRIPT_URL, true],
-    ['https://cdn.jsdelivr.net/npm/live-visitors@0/dist/live-visitors.js', false],
+    [DEFAULT_SCRIPT_URL.replace('live-visitors-loader.js', 'live-visitors.js'), false],
     [`${DEFAULT_SCRIPT_URL}?v=2`, false],
-    ['http://cdn.jsdelivr.net/npm/live-visitors@0/dist/live-visitors-loader.js', false],
-    ['https://cdn.jsdelivr.net/npm/live-visitors@1/dist/live-visitors-loader.js', false],
+    [DEFAULT_SCRIPT_URL.replace('https:', 'http:'), false],
+    [OTHER_MAJOR_URL, false],
     ['https://cdn.jsdelivr.net/npm/live-visitors@0/dist/../../other/x.js', false],
     ['https://cdn.jsdelivr.net.evil.example/npm/live-visitors@0/dist/live-visitors-loader.js', false],
     ['https://user@cdn.jsdelivr.net/npm/live-visitors@0/dist/live-visitors-loader.js', false],
