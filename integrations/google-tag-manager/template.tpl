@@ -101,7 +101,37 @@ ___TEMPLATE_PARAMETERS___
         "displayName": "Relay or API base",
         "simpleValueType": true,
         "valueHint": "https://visitors.example.com",
-        "help": "Where your relay answers, as a URL (<code>https://visitors.example.com</code>) or a path on your own site (<code>/apps/live-visitors</code>). Recommended: the relay keeps the token on your server and asks the service once per interval for all your visitors. Empty: this page's own origin."
+        "help": "The address of a relay that keeps your token on its server and asks the service once per interval for all your visitors. Open the relay's page (your own relay, or one hosted for many shops), register your website there and paste its address here, as a URL (<code>https://visitors.example.com</code>) or a path on your own site (<code>/apps/live-visitors</code>). Empty: this page's own origin."
+      },
+      {
+        "type": "TEXT",
+        "name": "interval",
+        "displayName": "Seconds between updates",
+        "simpleValueType": true,
+        "valueHint": "60",
+        "help": "How often the count is asked for. Values under 15 count as 15. Empty: 60.",
+        "valueValidators": [
+          {
+            "type": "REGEX",
+            "args": ["^([1-9][0-9]*)?$"],
+            "errorMessage": "A whole number of seconds, or empty."
+          }
+        ]
+      },
+      {
+        "type": "TEXT",
+        "name": "maxAge",
+        "displayName": "Oldest count to show (seconds)",
+        "simpleValueType": true,
+        "valueHint": "600",
+        "help": "How long the last good count may still show while a fresh one cannot be had. Never less than the update interval plus 10 seconds, never more than 7 days. Empty: 600.",
+        "valueValidators": [
+          {
+            "type": "REGEX",
+            "args": ["^([1-9][0-9]*)?$"],
+            "errorMessage": "A whole number of seconds, or empty."
+          }
+        ]
       },
       {
         "type": "TEXT",
@@ -142,6 +172,50 @@ ___TEMPLATE_PARAMETERS___
         "help": "Your own words, with <code>{count}</code> where the number goes. Empty: the built-in sentence in the page's language."
       },
       {
+        "type": "TEXT",
+        "name": "textOne",
+        "displayName": "Sentence for one",
+        "simpleValueType": true,
+        "valueHint": "{count} person is looking at this right now",
+        "help": "The sentence when the count is one (the singular), with <code>{count}</code> where the number goes. Empty: the sentence above, or the built-in one."
+      },
+      {
+        "type": "TEXT",
+        "name": "textTwo",
+        "displayName": "Sentence for two (dual)",
+        "simpleValueType": true,
+        "help": "For languages with a dual form (Arabic, Hebrew, Slovenian): the sentence for two. Empty: the sentence above."
+      },
+      {
+        "type": "TEXT",
+        "name": "textFew",
+        "displayName": "Sentence for a few",
+        "simpleValueType": true,
+        "help": "For languages with a \"few\" form (Czech, Polish, Russian, Arabic…): that sentence. Empty: the sentence above."
+      },
+      {
+        "type": "TEXT",
+        "name": "textMany",
+        "displayName": "Sentence for many",
+        "simpleValueType": true,
+        "help": "For languages with a \"many\" form (Polish, Russian, Arabic…): that sentence. Empty: the sentence above."
+      },
+      {
+        "type": "TEXT",
+        "name": "lang",
+        "displayName": "Language",
+        "simpleValueType": true,
+        "valueHint": "de",
+        "help": "The sentence's language and number format, as a language tag (<code>de</code>, <code>pt-BR</code>). Empty: the page's language.",
+        "valueValidators": [
+          {
+            "type": "REGEX",
+            "args": ["^([A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*)?$"],
+            "errorMessage": "A language tag such as de or pt-BR, or empty."
+          }
+        ]
+      },
+      {
         "type": "SELECT",
         "name": "notation",
         "displayName": "Large numbers",
@@ -175,6 +249,14 @@ ___TEMPLATE_PARAMETERS___
             "displayValue": "Off"
           }
         ]
+      },
+      {
+        "type": "TEXT",
+        "name": "disclosureText",
+        "displayName": "Explanation",
+        "simpleValueType": true,
+        "valueHint": "Visitors on this whole shop in the last 3 minutes, counted at {time}",
+        "help": "Your own explanation of the number, with <code>{time}</code> where the time it was collected goes. Empty: the built-in explanation."
       },
       {
         "type": "TEXT",
@@ -236,10 +318,18 @@ const POSITIONS = ['before', 'after', 'first', 'last'];
 const OPTIONAL_ATTRIBUTES = [
   ['api-base', data.apiBase],
   ['token', data.token],
+  ['interval', data.interval],
+  ['max-age', data.maxAge],
   ['min', data.min],
   ['text', data.text],
+  ['text-one', data.textOne],
+  ['text-two', data.textTwo],
+  ['text-few', data.textFew],
+  ['text-many', data.textMany],
+  ['lang', data.lang],
   ['notation', data.notation],
   ['disclosure', data.disclosure],
+  ['disclosure-text', data.disclosureText],
   ['holdout', data.holdout]
 ];
 
@@ -428,10 +518,18 @@ scenarios:
       attributes: {
         'website-id': 'demo-shop',
         'api-base': '/apps/live-visitors',
+        interval: '30',
+        'max-age': '300',
         min: '3',
         text: '{count} people are looking at this right now',
+        'text-one': '{count} person is looking at this right now',
+        'text-two': 'two: {count}',
+        'text-few': 'few: {count}',
+        'text-many': 'many: {count}',
+        lang: 'en-GB',
         notation: 'compact',
         disclosure: 'off',
+        'disclosure-text': 'Counted at {time}',
         holdout: '0.2'
       }
     });
@@ -510,10 +608,18 @@ setup: |-
     position: 'before',
     apiBase: '/apps/live-visitors',
     token: '',
+    interval: '30',
+    maxAge: '300',
     min: '3',
     text: '{count} people are looking at this right now',
+    textOne: '{count} person is looking at this right now',
+    textTwo: 'two: {count}',
+    textFew: 'few: {count}',
+    textMany: 'many: {count}',
+    lang: 'en-GB',
     notation: 'compact',
     disclosure: 'off',
+    disclosureText: 'Counted at {time}',
     holdout: '0.2',
     scriptUrl: defaultScriptUrl
   };
