@@ -17,7 +17,7 @@ beforeAll(async () => {
   names = (await readdir(SHOPIFY_ASSETS)).sort();
 });
 
-it('deploys the element, its loader and every language file flat in assets/, where the element finds them from its own URL', async () => {
+it('deploys the element and every language file flat in assets/, where the element finds them from its own URL', async () => {
   expect(names).toContain('live-visitors.js');
   expect(names).toContain('live-visitors-lang-de.js');
   expect(names.every((name) => /^live-visitors(-[\w-]+)?\.js$/.test(name))).toBe(true);
