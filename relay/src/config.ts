@@ -1,6 +1,14 @@
 import { ConfigError, describeValue, isPlainObject, readIdentifier, reportUnknownFields } from '../../server-kit/config-checks.js';
-import { isLoopbackHost } from '../../server-kit/loopback.js';
 import { BEARER_TOKEN_SYNTAX, MAX_IDENTIFIER_LENGTH } from '../../src/contract/request.js';
+import {
+  checkSelfServe,
+  readBoolean,
+  readEncryptionKeys,
+  readRegistrationsFile,
+  SELF_SERVE_DEFAULTS,
+  SELF_SERVE_LIMITS,
+  type SelfServeConfig,
+} from './config-self-serve.js';
 import { parseRedisUrl } from './store/redis-url.js';
 
 /** One website the relay answers for, with the token it sends upstream on that website's behalf. */
@@ -15,7 +23,7 @@ export interface RelayedWebsite {
   readonly shop?: string;
 }
 
-export interface RelayConfig {
+export interface RelayConfig extends SelfServeConfig {
   /** Base URL of the realtime service (path prefix kept, no trailing slash). */
   readonly upstream: string;
   readonly websites: readonly RelayedWebsite[];
@@ -57,6 +65,7 @@ export const RELAY_DEFAULTS = Object.freeze({
   // fleet can never pass its budget; the last good answer is served until maxStale.
   storeDownBudget: 0,
   shopifyAppSecret: null,
+  ...SELF_SERVE_DEFAULTS,
 });
 
 export const CONFIG_LIMITS = Object.freeze({
@@ -81,6 +90,12 @@ const KNOWN_FIELDS = [
   'storePrefix',
   'storeDownBudget',
   'shopifyAppSecret',
+  'selfServe',
+  'encryptionKeys',
+  'registrationsPerHour',
+  'maxWebsites',
+  'registrationsFile',
+  'registrationsMayBeLost',
 ] as const;
 export type RelayConfigField = (typeof KNOWN_FIELDS)[number];
 
@@ -116,7 +131,9 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
   const issues: string[] = [];
   reportUnknownFields(input, KNOWN_FIELDS, '', issues);
   const upstream = readUpstream(input.upstream, label('upstream'), issues);
-  const websites = readWebsites(input.websites, label('websites'), issues);
+  const selfServe = readBoolean(input.selfServe ?? RELAY_DEFAULTS.selfServe, label('selfServe'), issues);
+  // A self-serving relay may start with no website of its own: owners register theirs.
+  const websites = readWebsites(input.websites ?? (selfServe ? [] : undefined), label('websites'), issues, selfServe === true);
   const allowOrigins = readOrigins(input.allowOrigins ?? RELAY_DEFAULTS.allowOrigins, label('allowOrigins'), issues);
   /** A whole-number field: its value or default, checked and named (with the variable it came from). */
   const wholeNumber = (field: 'interval' | 'maxStale' | 'hourlyBudget' | 'storeDownBudget', unit: string, max: number, min = 1) =>
@@ -128,6 +145,30 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
   const storePrefix = readStorePrefix(input.storePrefix ?? RELAY_DEFAULTS.storePrefix, label('storePrefix'), issues);
   const storeDownBudget = wholeNumber('storeDownBudget', 'requests', CONFIG_LIMITS.maxHourlyBudget, 0);
   const shopifyAppSecret = readShopifyAppSecret(input.shopifyAppSecret ?? null, label('shopifyAppSecret'), issues);
+  const encryptionKeys = readEncryptionKeys(input.encryptionKeys ?? RELAY_DEFAULTS.encryptionKeys, label('encryptionKeys'), issues);
+  const registrationsPerHour = readWholeNumber(
+    input.registrationsPerHour ?? RELAY_DEFAULTS.registrationsPerHour,
+    label('registrationsPerHour'),
+    'attempts',
+    SELF_SERVE_LIMITS.maxRegistrationsPerHour,
+    issues,
+  );
+  const maxWebsites = readWholeNumber(
+    input.maxWebsites ?? RELAY_DEFAULTS.maxWebsites,
+    label('maxWebsites'),
+    'websites',
+    SELF_SERVE_LIMITS.maxWebsites,
+    issues,
+  );
+  const registrationsFile = readRegistrationsFile(input.registrationsFile ?? null, label('registrationsFile'), issues);
+  const registrationsMayBeLost = readBoolean(
+    input.registrationsMayBeLost ?? RELAY_DEFAULTS.registrationsMayBeLost,
+    label('registrationsMayBeLost'),
+    issues,
+  );
+  if (selfServe !== undefined && encryptionKeys && registrationsFile !== undefined && store !== undefined) {
+    checkSelfServe({ selfServe, encryptionKeys, registrationsFile, store }, label, issues);
+  }
   const shops = websites?.filter((website) => website.shop !== undefined) ?? [];
   if (shops.length > 0 && shopifyAppSecret === null) {
     issues.push(
@@ -149,8 +190,14 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
     store: store!,
     storePrefix: storePrefix!,
     storeDownBudget: storeDownBudget!,
+    selfServe: selfServe!,
+    registrationsPerHour: registrationsPerHour!,
+    maxWebsites: maxWebsites!,
+    registrationsFile: registrationsFile!,
+    registrationsMayBeLost: registrationsMayBeLost!,
   } as RelayConfig;
   Object.defineProperty(config, 'shopifyAppSecret', { value: shopifyAppSecret ?? null, enumerable: false });
+  Object.defineProperty(config, 'encryptionKeys', { value: encryptionKeys, enumerable: false });
   return Object.freeze(config);
 }
 
@@ -209,9 +256,11 @@ function readUpstream(value: unknown, at: string, issues: string[]): string | un
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-function readWebsites(value: unknown, at: string, issues: string[]): readonly RelayedWebsite[] | undefined {
-  if (!Array.isArray(value) || value.length === 0) {
-    issues.push(`${at} must list at least one website, like [ { "id": "my-shop", "token": "…" } ]`);
+function readWebsites(value: unknown, at: string, issues: string[], mayBeEmpty: boolean): readonly RelayedWebsite[] | undefined {
+  if (!Array.isArray(value) || (value.length === 0 && !mayBeEmpty)) {
+    issues.push(
+      `${at} must list at least one website, like [ { "id": "my-shop", "token": "…" } ]`,
+    );
     return undefined;
   }
   if (value.length > CONFIG_LIMITS.maxWebsites) {
@@ -306,44 +355,5 @@ function readWholeNumber(value: unknown, at: string, unit: string, max: number, 
   return value;
 }
 
-/** Non-fatal advice about a valid config: printed by the command, worth logging elsewhere. */
-export function relayConfigWarnings(config: RelayConfig): string[] {
-  const warnings: string[] = [];
-  const needed = upstreamRequestsPerHour(config);
-  if (needed > config.hourlyBudget) {
-    const interval = smallestIntervalWithin(config.hourlyBudget, config.websites.length);
-    const fix = interval === undefined ? 'Raise hourlyBudget' : `Set interval to at least ${interval}, or raise hourlyBudget`;
-    warnings.push(
-      `${config.websites.length} website(s) refreshed every ${config.interval} s need up to ${needed} upstream requests an hour, ` +
-        `more than hourlyBudget (${config.hourlyBudget}): late in each hour answers go stale, then fail. ` +
-        `${fix} if your plan allows.`,
-    );
-  }
-  if (config.storeDownBudget > 0 && config.store !== 'memory') {
-    warnings.push(
-      `storeDownBudget (${config.storeDownBudget}): while the store is unreachable each instance may ask upstream on its own, ` +
-        'so N instances may send N times that on top of hourlyBudget. Keep N × storeDownBudget within what your plan leaves.',
-    );
-  }
-  if (config.shopifyAppSecret !== null && !config.websites.some((website) => website.shop !== undefined)) {
-    warnings.push(
-      'shopifyAppSecret is set but no website names its shop: add "shop": "name.myshopify.com" to the website the App Proxy serves.',
-    );
-  }
-  const upstream = new URL(config.upstream);
-  if (upstream.protocol === 'http:' && !isLoopbackHost(upstream.hostname)) {
-    warnings.push('upstream uses plain http to another machine: the API tokens cross the network unencrypted. Use https.');
-  }
-  return warnings;
-}
-
-/** Most upstream requests a healthy relay sends in a rolling hour: one per website per interval. */
-export function upstreamRequestsPerHour(config: Pick<RelayConfig, 'websites' | 'interval'>): number {
-  return config.websites.length * Math.ceil(3_600 / config.interval);
-}
-
-/** The shortest interval whose requests fit the budget, or undefined when even one an hour per website does not. */
-export function smallestIntervalWithin(hourlyBudget: number, websites: number): number | undefined {
-  const perWebsite = Math.floor(hourlyBudget / websites);
-  return perWebsite === 0 ? undefined : Math.ceil(3_600 / perWebsite);
-}
+// The advice about a valid config and its arithmetic, apart: importers of the config keep one path.
+export { relayConfigWarnings, smallestIntervalWithin, upstreamRequestsPerHour } from './config-warnings.js';

@@ -17,6 +17,15 @@ export const RELAY_ENVIRONMENT_VARIABLES = Object.freeze({
   storeDownBudget: 'LIVE_VISITORS_STORE_DOWN_BUDGET',
   /** A secret: the Shopify app's client secret, for its App Proxy's signatures. */
   shopifyAppSecret: 'LIVE_VISITORS_SHOPIFY_APP_SECRET',
+  /** `true` or `false`. */
+  selfServe: 'LIVE_VISITORS_SELF_SERVE',
+  /** A secret: comma-separated `id:base64` keys, the encrypting one first. */
+  encryptionKeys: 'LIVE_VISITORS_ENCRYPTION_KEYS',
+  registrationsPerHour: 'LIVE_VISITORS_REGISTRATIONS_PER_HOUR',
+  maxWebsites: 'LIVE_VISITORS_MAX_WEBSITES',
+  registrationsFile: 'LIVE_VISITORS_REGISTRATIONS_FILE',
+  /** `true` or `false`. */
+  registrationsMayBeLost: 'LIVE_VISITORS_REGISTRATIONS_MAY_BE_LOST',
 } satisfies Record<RelayConfigField, string>);
 
 export type EnvironmentVariables = Readonly<Record<string, string | undefined>>;
@@ -53,7 +62,17 @@ function readVariable(field: RelayConfigField, name: string, text: string, issue
     case 'store':
     case 'storePrefix':
     case 'shopifyAppSecret':
+    case 'registrationsFile':
       return text;
+    case 'selfServe':
+    case 'registrationsMayBeLost':
+      // Left as text when neither, so the config check names the variable and what it takes.
+      return ({ true: true, false: false } as Record<string, boolean>)[text] ?? text;
+    case 'encryptionKeys':
+      return text
+        .split(',')
+        .map((key) => key.trim())
+        .filter((key) => key !== '');
     case 'websites':
       return readJson(name, text, '[{"id":"my-shop","token":"…"}]', issues);
     case 'allowOrigins':

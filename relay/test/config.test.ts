@@ -53,6 +53,11 @@ describe('parseRelayConfig', () => {
       store: 'memory',
       storePrefix: 'live-visitors-relay:',
       storeDownBudget: 0,
+      selfServe: false,
+      registrationsPerHour: 60,
+      maxWebsites: 1000,
+      registrationsFile: null,
+      registrationsMayBeLost: false,
     });
     expect(config.websites[0]!.token).toBe(TOKEN);
     expect(Object.isFrozen(config)).toBe(true);
@@ -173,7 +178,7 @@ describe('parseRelayConfig', () => {
     [
       'an unknown field',
       { ...minimal, intervall: 30 },
-      'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget, store, storePrefix, storeDownBudget, shopifyAppSecret)',
+      'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget, store, storePrefix, storeDownBudget, shopifyAppSecret, selfServe, encryptionKeys, registrationsPerHour, maxWebsites, registrationsFile, registrationsMayBeLost)',
     ],
   ])('refuses %s', (_name, input, issue) => {
     const issues = issuesOf(() => parseRelayConfig(input, { source: 'relay.json' }));
@@ -215,6 +220,11 @@ describe('environment overrides', () => {
       store: 'redis://cache.internal:6380/2',
       storePrefix: 'shop-a:',
       storeDownBudget: 10,
+      selfServe: false,
+      registrationsPerHour: 60,
+      maxWebsites: 1000,
+      registrationsFile: null,
+      registrationsMayBeLost: false,
     });
     expect(config.websites[0]!.token).toBe(TOKEN);
   });
