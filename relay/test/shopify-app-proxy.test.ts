@@ -61,35 +61,51 @@ describe("the signature, as Shopify's documentation computes it", () => {
     expect(await edge.verify(new URLSearchParams(DOCUMENTED_QUERY))).toMatchObject({ signed: true });
   });
 
-  it('a signed query without one usable timestamp and one shop is refused', async () => {
-    const verifier = new AppProxyVerifier('s3cret', () => DOCUMENTED_TIME_MS);
-    for (const pairs of [
-      [['shop', 'a.myshopify.com']],
-      [
-        ['shop', 'a.myshopify.com'],
-        ['timestamp', 'soon'],
-      ],
-      [['timestamp', '1317327555']],
+  // Repeated values are signed joined by commas: which shop or time would count is not for the relay to guess.
+  it.each([
+    ['no shop', [['timestamp', '1317327555']], /^Invalid App Proxy request: it names no shop$/],
+    [
+      'an empty shop',
       [
         ['shop', ''],
         ['timestamp', '1317327555'],
       ],
-      // Repeated values are signed joined by commas: which shop or time would count is not for the relay to guess.
+      /^Invalid App Proxy request: its shop is empty$/,
+    ],
+    [
+      'two shops',
       [
         ['shop', 'a.myshopify.com'],
         ['shop', 'b.myshopify.com'],
         ['timestamp', '1317327555'],
       ],
+      /^Invalid App Proxy request: it names 2 shops, and Shopify signs exactly one$/,
+    ],
+    ['no timestamp', [['shop', 'a.myshopify.com']], /^Stale App Proxy request: signed at no valid time/],
+    [
+      'a timestamp that is no number',
+      [
+        ['shop', 'a.myshopify.com'],
+        ['timestamp', 'soon'],
+      ],
+      /^Stale App Proxy request: signed at no valid time/,
+    ],
+    [
+      'two timestamps',
       [
         ['shop', 'a.myshopify.com'],
         ['timestamp', '1317327555'],
         ['timestamp', '1317327555'],
       ],
-    ] as Array<Array<[string, string]>>) {
-      const query = new URLSearchParams(pairs);
-      query.append('signature', shopifySignature(pairs, 's3cret'));
-      expect(await verifier.verify(query)).toMatchObject({ signed: false });
-    }
+      /^Invalid App Proxy request: it carries 2 timestamps, and Shopify signs exactly one$/,
+    ],
+  ] as Array<[string, Array<[string, string]>, RegExp]>)('a signed query with %s is refused, saying so', async (_name, pairs, message) => {
+    const verifier = new AppProxyVerifier('s3cret', () => DOCUMENTED_TIME_MS);
+    const query = new URLSearchParams(pairs);
+    query.append('signature', shopifySignature(pairs, 's3cret'));
+    const verdict = await verifier.verify(query);
+    expect(verdict).toMatchObject({ signed: false });
+    expect(verdict.signed ? '' : verdict.message).toMatch(message);
   });
 
   it('for any query: signed with the secret it is accepted, with one hex digit changed it is refused, and it never throws', async () => {
