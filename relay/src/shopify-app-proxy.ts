@@ -71,8 +71,16 @@ export class AppProxyVerifier {
     if (!matches) {
       return refuse('forged', "Invalid App Proxy signature: not signed with this app's secret, or changed on the way");
     }
+    const shops = query.getAll('shop');
+    if (shops.length === 0) return refuse('forged', 'Invalid App Proxy request: it names no shop');
+    if (shops.length > 1)
+      return refuse('forged', `Invalid App Proxy request: it names ${shops.length} shops, and Shopify signs exactly one`);
+    if (shops[0] === '') return refuse('forged', 'Invalid App Proxy request: its shop is empty');
     const timestamp = query.getAll('timestamp');
-    const seconds = timestamp.length === 1 && /^\d{1,12}$/.test(timestamp[0]!) ? Number(timestamp[0]) : Number.NaN;
+    if (timestamp.length > 1) {
+      return refuse('forged', `Invalid App Proxy request: it carries ${timestamp.length} timestamps, and Shopify signs exactly one`);
+    }
+    const seconds = /^\d{1,12}$/.test(timestamp[0] ?? '') ? Number(timestamp[0]) : Number.NaN;
     const skew = Math.abs(this.#wallClock() / 1000 - seconds);
     if (!(skew <= APP_PROXY_MAX_SKEW_SECONDS)) {
       return refuse(
@@ -80,8 +88,6 @@ export class AppProxyVerifier {
         `Stale App Proxy request: signed ${Number.isNaN(skew) ? 'at no valid time' : `${Math.round(skew)} s from now`}; accepted within ${APP_PROXY_MAX_SKEW_SECONDS} s (check this server's clock)`,
       );
     }
-    const shops = query.getAll('shop');
-    if (shops.length !== 1 || shops[0] === '') return refuse('forged', 'Invalid App Proxy request: it names no shop');
     return { signed: true, shop: shops[0]! };
   }
 
