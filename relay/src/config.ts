@@ -9,6 +9,8 @@ import {
   SELF_SERVE_LIMITS,
   type SelfServeConfig,
 } from './config-self-serve.js';
+import { parseSource, type SourceParseOptions } from './sources/parse-source.js';
+import type { SourceSettings } from './sources/source.js';
 import { parseRedisUrl } from './store/redis-url.js';
 
 /** One website the relay answers for, with the token it sends upstream on that website's behalf. */
@@ -21,6 +23,11 @@ export interface RelayedWebsite {
    * shop's App Proxy, to requests Shopify signed (see shopify-app-proxy.ts).
    */
   readonly shop?: string;
+  /**
+   * Where the count comes from when not from `upstream`, the contract's service: Plausible, Umami,
+   * Matomo, GA4 or Fathom (relay/src/sources/). Its secrets are not enumerable, like the token.
+   */
+  readonly source?: SourceSettings;
 }
 
 export interface RelayConfig extends SelfServeConfig {
@@ -113,6 +120,8 @@ export interface ParseOptions {
   readonly source?: string;
   /** Where a field's value came from when not from `source`, e.g. `{ interval: 'LIVE_VISITORS_INTERVAL' }`. */
   readonly fieldSources?: Partial<Record<RelayConfigField, string>>;
+  /** Where a source's `{ "env": "NAME" }` secrets are read (the process's or the platform's variables). */
+  readonly environment?: SourceParseOptions['environment'];
 }
 
 /**
@@ -133,7 +142,7 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
   const upstream = readUpstream(input.upstream, label('upstream'), issues);
   const selfServe = readBoolean(input.selfServe ?? RELAY_DEFAULTS.selfServe, label('selfServe'), issues);
   // A self-serving relay may start with no website of its own: owners register theirs.
-  const websites = readWebsites(input.websites ?? (selfServe ? [] : undefined), label('websites'), issues, selfServe === true);
+  const websites = readWebsites(input.websites ?? (selfServe ? [] : undefined), label('websites'), issues, selfServe === true, options);
   const allowOrigins = readOrigins(input.allowOrigins ?? RELAY_DEFAULTS.allowOrigins, label('allowOrigins'), issues);
   /** A whole-number field: its value or default, checked and named (with the variable it came from). */
   const wholeNumber = (field: 'interval' | 'maxStale' | 'hourlyBudget' | 'storeDownBudget', unit: string, max: number, min = 1) =>
@@ -256,7 +265,13 @@ function readUpstream(value: unknown, at: string, issues: string[]): string | un
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-function readWebsites(value: unknown, at: string, issues: string[], mayBeEmpty: boolean): readonly RelayedWebsite[] | undefined {
+function readWebsites(
+  value: unknown,
+  at: string,
+  issues: string[],
+  mayBeEmpty: boolean,
+  options: SourceParseOptions,
+): readonly RelayedWebsite[] | undefined {
   if (!Array.isArray(value) || (value.length === 0 && !mayBeEmpty)) {
     issues.push(
       `${at} must list at least one website, like [ { "id": "my-shop", "token": "…" } ]`,
@@ -271,7 +286,7 @@ function readWebsites(value: unknown, at: string, issues: string[], mayBeEmpty: 
   const seen = new Set<string>();
   const seenShops = new Set<string>();
   const websites = value.map((entry: unknown, index) => {
-    const website = readWebsite(entry, `${at}[${index}]`, issues);
+    const website = readWebsite(entry, `${at}[${index}]`, issues, options);
     if (website && seen.has(website.id)) issues.push(`${at}[${index}].id "${website.id}" is listed twice`);
     if (website) seen.add(website.id);
     // One website per shop: a signed request names its shop, and the shop names the one website it may read.
@@ -282,17 +297,22 @@ function readWebsites(value: unknown, at: string, issues: string[], mayBeEmpty: 
   return issues.length > before ? undefined : Object.freeze(websites as RelayedWebsite[]);
 }
 
-function readWebsite(entry: unknown, at: string, issues: string[]): RelayedWebsite | undefined {
+function readWebsite(entry: unknown, at: string, issues: string[], options: SourceParseOptions): RelayedWebsite | undefined {
   if (!isPlainObject(entry)) {
     issues.push(`${at} must be an object like { "id": "my-shop", "token": "…" }`);
     return undefined;
   }
   const before = issues.length;
-  reportUnknownFields(entry, ['id', 'token', 'shop'], `${at}.`, issues);
+  reportUnknownFields(entry, ['id', 'token', 'shop', 'source'], `${at}.`, issues);
   const { token } = entry;
   const id = readIdentifier(entry.id, `${at}.id`, CONFIG_LIMITS.maxIdLength, issues);
+  const source = entry.source === undefined ? undefined : readSource(entry.source, `${at}.source`, issues, options);
   // The token's value is never repeated in a message: messages end up in logs and terminals.
-  if (typeof token !== 'string' || token === '') issues.push(`${at}.token must be a non-empty string: the website's API token`);
+  if (entry.source !== undefined) {
+    // A parsed website with a source has an empty token: parsing it again must give the same website.
+    if (token !== undefined && token !== '')
+      issues.push(`${at} takes a token (for upstream) or a source, not both: the source holds its own key`);
+  } else if (typeof token !== 'string' || token === '') issues.push(`${at}.token must be a non-empty string: the website's API token`);
   else if (token.length > CONFIG_LIMITS.maxTokenLength)
     issues.push(`${at}.token must be at most ${CONFIG_LIMITS.maxTokenLength} characters`);
   else if (!BEARER_TOKEN_SYNTAX.test(token)) {
@@ -300,7 +320,13 @@ function readWebsite(entry: unknown, at: string, issues: string[]): RelayedWebsi
   }
   const shop = entry.shop === undefined ? undefined : readShop(entry.shop, `${at}.shop`, issues);
   if (issues.length > before) return undefined;
-  return relayedWebsite(id!, token as string, shop);
+  return relayedWebsite(id!, source === undefined ? (token as string) : '', shop, source);
+}
+
+function readSource(value: unknown, at: string, issues: string[], options: SourceParseOptions): SourceSettings | undefined {
+  const parsed = parseSource(value, at, options);
+  if ('issues' in parsed) issues.push(...parsed.issues);
+  return 'source' in parsed ? parsed.source : undefined;
 }
 
 /** A shop's permanent domain, which Shopify signs into every App Proxy request (`shop=name.myshopify.com`). */
@@ -312,9 +338,9 @@ function readShop(value: unknown, at: string, issues: string[]): string | undefi
   return undefined;
 }
 
-/** A website record whose token is readable but not enumerable (kept out of logs and JSON). */
-export function relayedWebsite(id: string, token: string, shop?: string): RelayedWebsite {
-  const website = (shop === undefined ? { id } : { id, shop }) as RelayedWebsite;
+/** A website record whose token is readable but not enumerable (kept out of logs and JSON); empty when a source holds the key. */
+export function relayedWebsite(id: string, token: string, shop?: string, source?: SourceSettings): RelayedWebsite {
+  const website = { id, ...(shop === undefined ? {} : { shop }), ...(source === undefined ? {} : { source }) } as RelayedWebsite;
   Object.defineProperty(website, 'token', { value: token, enumerable: false });
   return Object.freeze(website);
 }

@@ -48,7 +48,8 @@ export function parseRelayConfigWithEnvironment(input: unknown, env: Environment
     if (value !== undefined) merged[field] = value;
   }
   if (issues.length > 0) throw new RelayConfigError(source, issues);
-  return parseRelayConfig(merged, { source, fieldSources });
+  // A source's secrets may name variables of the same environment.
+  return parseRelayConfig(merged, { source, fieldSources, environment: env });
 }
 
 /** The config from environment variables alone, for platforms without files. */

@@ -49,25 +49,12 @@ export async function fetchUpstreamReport({
   timeoutMs,
   redactor,
 }: UpstreamRequest): Promise<UpstreamResult> {
-  let response: Response;
-  let body: string | undefined;
-  try {
-    // A fetch that ignores its signal (a runtime that cancelled the work of a departed client)
-    // must not hold every later browser: the attempt ends at the timeout whatever fetch does.
-    ({ response, body } = await withDeadline(timeoutMs, 'timeout', async (signal) => {
-      const answer = await fetch(realtimeUrl(upstream, website.id), {
-        // The only place the token ever goes.
-        headers: { Authorization: `Bearer ${website.token}`, Accept: 'application/json' },
-        signal,
-        // A redirect elsewhere would carry the token along; refuse to follow it.
-        redirect: 'manual',
-      });
-      return { response: answer, body: await readCappedText(answer, MAX_UPSTREAM_BODY_BYTES) };
-    }));
-  } catch (cause) {
-    return { failure: transportFailure(cause, timeoutMs) };
-  }
-  if (body === undefined) return invalid(response.status, `sent an answer larger than ${MAX_UPSTREAM_BODY_BYTES / 1024} KB`);
+  const exchanged = await requestUpstream({ fetch, timeoutMs }, realtimeUrl(upstream, website.id), {
+    // The only place the token ever goes.
+    headers: { Authorization: `Bearer ${website.token}`, Accept: 'application/json' },
+  });
+  if ('failure' in exchanged) return exchanged;
+  const { response, body } = exchanged;
   if (!response.ok) return { failure: statusFailure(response, body, now(), redactor) };
   let json: unknown;
   try {
@@ -77,6 +64,35 @@ export async function fetchUpstreamReport({
   }
   const report = parseReport(json, website.id);
   return typeof report === 'string' ? invalid(response.status, `sent an invalid report: ${report}`) : { report };
+}
+
+/** What every request to an analytics service needs from the relay: its fetch, and how long to wait. */
+export interface UpstreamCall {
+  readonly fetch: FetchFunction;
+  readonly timeoutMs: number;
+}
+
+export type UpstreamExchange = { readonly response: Response; readonly body: string } | { readonly failure: UpstreamFailure };
+
+/**
+ * One request to an analytics service and its whole (capped) body, or the failure that ended it:
+ * no answer in time, no connection, or a body too large to be an answer. Never rejects, never
+ * follows a redirect (which would carry the credentials along). Every source's requests go here.
+ */
+export async function requestUpstream(call: UpstreamCall, url: string, init: RequestInit): Promise<UpstreamExchange> {
+  const { fetch, timeoutMs } = call;
+  try {
+    // A fetch that ignores its signal (a runtime that cancelled the work of a departed client)
+    // must not hold every later browser: the attempt ends at the timeout whatever fetch does.
+    const { response, body } = await withDeadline(timeoutMs, 'timeout', async (signal) => {
+      const answer = await fetch(url, { ...init, signal, redirect: 'manual' });
+      return { response: answer, body: await readCappedText(answer, MAX_UPSTREAM_BODY_BYTES) };
+    });
+    if (body === undefined) return invalid(response.status, `sent an answer larger than ${MAX_UPSTREAM_BODY_BYTES / 1024} KB`);
+    return { response, body };
+  } catch (cause) {
+    return { failure: transportFailure(cause, timeoutMs) };
+  }
 }
 
 function transportFailure(cause: unknown, timeoutMs: number): UpstreamFailure {
@@ -94,15 +110,23 @@ function transportFailure(cause: unknown, timeoutMs: number): UpstreamFailure {
   };
 }
 
-function invalid(status: number, reason: string): UpstreamResult {
+/** An answer that is no answer: the wrong shape, or a count no website can have. */
+export function invalid(status: number, reason: string): { readonly failure: UpstreamFailure } {
   return { failure: { kind: 'invalid-response', status, retryAfterMs: null, reason, said: null } };
 }
 
 /** Status → the widget's error kind and what to fix, in our words; the service's own words apart, for the log. */
-function statusFailure(response: Response, body: string, nowMs: number, redactor: Redactor): UpstreamFailure {
+export function statusFailure(
+  response: Response,
+  body: string,
+  nowMs: number,
+  redactor: Redactor,
+  /** How this service words its errors; the contract's `{ error }` by default. */
+  said: (body: string, contentType: string | null) => string | null = errorText,
+): UpstreamFailure {
   const { status } = response;
   const kind = errorKindForStatus(status);
-  const text = errorText(body, response.headers.get('content-type'));
+  const text = said(body, response.headers.get('content-type'));
   return {
     kind,
     status,

@@ -4,9 +4,10 @@ import type { Cancel, Timers } from '../../src/contract/timers.js';
 import type { RelayConfig, RelayedWebsite } from './config.js';
 import type { Redactor } from './redaction.js';
 import { etagFor } from './responses.js';
+import { fetchWebsiteReport } from './sources/fetch-website-report.js';
 import type { RelayStore, SharedAnswer, SharedWebsiteState } from './store/relay-store.js';
 import { maxWaitMs, readBudgetDecision, readWebsiteState } from './store/stored-records.js';
-import { type FetchFunction, fetchUpstreamReport } from './upstream.js';
+import type { FetchFunction } from './upstream.js';
 
 export type WebsiteAnswer =
   | {
@@ -291,7 +292,8 @@ export class WebsiteCache {
 
   async #askUpstream(): Promise<void> {
     const { website, config, fetch, now, random, redactor, upstreamTimeoutMs } = this.#parts;
-    const result = await fetchUpstreamReport({ upstream: config.upstream, website, fetch, now, timeoutMs: upstreamTimeoutMs, redactor });
+    // The website's source: the contract's service at `upstream`, or the one its config names.
+    const result = await fetchWebsiteReport({ upstream: config.upstream, website, fetch, now, timeoutMs: upstreamTimeoutMs, redactor });
     const nowMs = now();
     const previous = this.#state;
     if ('report' in result) {

@@ -133,7 +133,7 @@ describe('parseRelayConfig', () => {
     [
       'a misspelt field',
       { ...minimal, websites: [{ id: 'a', token: 't', plan: 'free' }] },
-      'websites[0].plan is not a known field (expected id, token, shop)',
+      'websites[0].plan is not a known field (expected id, token, shop, source)',
     ],
     ['an empty id', { ...minimal, websites: [{ id: '', token: 't' }] }, 'websites[0].id must be a non-empty string'],
     ['a long id', { ...minimal, websites: [{ id: 'x'.repeat(257), token: 't' }] }, 'websites[0].id must be at most 256 characters'],

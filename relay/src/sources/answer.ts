@@ -1,0 +1,64 @@
+import { invalid, statusFailure, type UpstreamExchange, type UpstreamFailure } from '../upstream.js';
+import type { SourceCall } from './source.js';
+
+/**
+ * Counts no website has: the largest a source may report. Far above any shop's live visitors,
+ * and well within what every renderer prints exactly.
+ */
+export const MAX_COUNT = 100_000_000;
+
+/** A service's answer read as JSON, or the failure it is: an error status, a page instead of data, a body that is not JSON. */
+export function readJsonAnswer(
+  exchanged: UpstreamExchange,
+  call: SourceCall,
+): { readonly json: unknown } | { readonly failure: UpstreamFailure } {
+  if ('failure' in exchanged) return exchanged;
+  const { response, body } = exchanged;
+  if (!response.ok) return { failure: statusFailure(response, body, call.now(), call.redactor, serviceWords) };
+  // A proxy's or the service's login page answers 200 too: it is no count.
+  if (/^\s*</.test(body) || response.headers.get('content-type')?.includes('html')) {
+    return invalid(response.status, 'sent an HTML page (a login page?) instead of a count: check base and the credentials');
+  }
+  try {
+    return { json: JSON.parse(body) as unknown };
+  } catch {
+    return invalid(response.status, 'sent a body that is not JSON');
+  }
+}
+
+/**
+ * A count as the service wrote it: a whole number, or (`digits`) a string of digits, from 0 to
+ * `MAX_COUNT`; otherwise why not, in the relay's words.
+ */
+export function readCount(value: unknown, { digits = false } = {}): number | string {
+  const number = digits && typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isFinite(number)) return 'no count';
+  if (number < 0) return 'a negative count';
+  if (!Number.isInteger(number)) return 'a fractional count';
+  if (number > MAX_COUNT) return `a count above ${MAX_COUNT.toLocaleString('en')}`;
+  return number;
+}
+
+/** A count, or the invalid-response failure of a status-200 answer that does not hold one. */
+export function countOrFailure(value: unknown, where: string, options?: { digits?: boolean }) {
+  const count = readCount(value, options);
+  return typeof count === 'number' ? { count } : invalid(200, `sent ${count} in ${where}`);
+}
+
+/**
+ * What a service says in an error answer, in the shapes these services use: `{ "error": "…" }`,
+ * `{ "error": { "message": "…" } }` (Umami, Google), `{ "message": "…" }` (Matomo), or plain
+ * text; never an HTML page. Read only up to 4 KB.
+ */
+export function serviceWords(body: string, contentType: string | null): string | null {
+  const text = body.slice(0, 4_096);
+  try {
+    const json = JSON.parse(text) as { error?: unknown; message?: unknown } | null;
+    const error = json?.error;
+    const said = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : (error ?? json?.message);
+    if (typeof said === 'string') return said;
+  } catch {
+    // Not JSON: plain text may still say something.
+  }
+  return contentType?.startsWith('text/plain') ? text : null;
+}
