@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MAX_BACKOFF_MS } from '../src/contract/backoff.js';
+import rules from '../src/contract/rules.json' with { type: 'json' };
 import { type FeedKey, type FeedSnapshot, VisitorFeed } from '../src/realtime/feed.js';
 import { feedView } from '../src/view-state.js';
 import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './support/fake-browser.js';
@@ -256,13 +256,13 @@ describe('failures', () => {
     const times = service.times(start);
     const gaps = times.slice(1).map((time, index) => time - times[index]!);
     expect(gaps.length).toBeGreaterThan(4);
-    for (const gap of gaps) expect(gap * 1000).toBeLessThanOrEqual(MAX_BACKOFF_MS + 10_000);
+    for (const gap of gaps) expect(gap * 1000).toBeLessThanOrEqual(rules.maxBackoffMs + 10_000);
     for (const gap of gaps.slice(1)) expect(gap).toBeGreaterThanOrEqual(60);
     expect(gaps[3]!).toBeGreaterThan(gaps[0]!);
     expect(service.requests.length).toBeLessThan(2 * 6 + 10);
 
     service.reply = null;
-    await elapse(MAX_BACKOFF_MS + 10_000);
+    await elapse(rules.maxBackoffMs + 10_000);
     const recoveredAt = service.requests.length;
     expect(page.latest().failure).toBeNull();
     await elapse(10 * MINUTE);

@@ -1,11 +1,5 @@
 import type { RealtimeErrorKind } from './errors.js';
-
-/** Longest wait between two attempts while the service keeps failing (unless the interval is longer). */
-export const MAX_BACKOFF_MS = 10 * 60_000;
-/** Wait after a 429 that did not say how long to wait. */
-export const DEFAULT_RATE_LIMIT_WAIT_MS = 5 * 60_000;
-/** Plan limits are hourly: no 429 needs a longer wait than that (unless the interval is longer). */
-const MAX_RATE_LIMIT_WAIT_MS = 60 * 60_000;
+import rules from './rules.json' with { type: 'json' };
 
 export interface FailedAttempt {
   kind: RealtimeErrorKind;
@@ -21,12 +15,15 @@ export interface FailedAttempt {
  */
 export function retryDelay(attempt: FailedAttempt, failures: number, intervalMs: number, random: number): number {
   if (attempt.kind === 'rate-limited') {
-    const asked = attempt.retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
+    // A 429 that did not say how long: `defaultRateLimitWaitMs`. Plan limits are hourly: no 429 needs a longer wait
+    // than `maxRateLimitWaitMs` (unless the interval is longer).
+    const asked = attempt.retryAfterMs ?? rules.defaultRateLimitWaitMs;
     // The service said when: honour it, plus a little spread so every tab does not return at once.
-    const ceiling = Math.max(MAX_RATE_LIMIT_WAIT_MS, intervalMs);
-    return Math.min(ceiling, Math.max(intervalMs, asked) * (1 + 0.1 * random));
+    const ceiling = Math.max(rules.maxRateLimitWaitMs, intervalMs);
+    return Math.min(ceiling, Math.max(intervalMs, asked) * (1 + rules.rateLimitJitter * random));
   }
-  const cap = Math.max(MAX_BACKOFF_MS, intervalMs);
-  const step = Math.min(cap, intervalMs * 2 ** Math.max(1, failures));
-  return Math.max(intervalMs, step * (1 - 0.25 * random));
+  // The longest wait between two attempts while the service keeps failing, unless the interval is longer.
+  const cap = Math.max(rules.maxBackoffMs, intervalMs);
+  const step = Math.min(cap, intervalMs * rules.backoffFactor ** Math.max(1, failures));
+  return Math.max(intervalMs, step * (1 - rules.backoffJitter * random));
 }

@@ -1,3 +1,5 @@
+import rules from './rules.json' with { type: 'json' };
+
 /**
  * Why a realtime request can fail, each kind once: the widget's and the relay's policy (retry,
  * back off, give up) follows from it, and their stored records are checked against this list.
@@ -26,9 +28,9 @@ export function isRealtimeErrorKind(value: unknown): value is RealtimeErrorKind 
  * Read-only by type, not `Object.freeze`: a call at module level would keep them in the browser bundle.
  */
 export const SPEC_MESSAGES = {
-  unauthorized: 'Missing or invalid authorization header. Expected: Bearer <token>',
-  websiteIdRequired: 'websiteId is required',
-  websiteNotFound: 'Website not found',
+  unauthorized: rules.messageUnauthorized,
+  websiteIdRequired: rules.messageWebsiteIdRequired,
+  websiteNotFound: rules.messageWebsiteNotFound,
 } as const;
 
 /** The body of every error answer of the service, the emulator and the relay. */

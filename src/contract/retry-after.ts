@@ -1,13 +1,12 @@
-/**
- * No wait we take or ask for is longer than a day (the longest polling interval): a longer
- * `Retry-After` is a broken server's or a wrong clock's, and is read as a day.
- */
-export const MAX_RETRY_AFTER_MS = 24 * 60 * 60_000;
+import rules from './rules.json' with { type: 'json' };
+
+// No wait we take or ask for is longer than a day (`dayCeilingMs`, the longest polling interval):
+// a longer `Retry-After` is a broken server's or a wrong clock's, and is read as a day.
 
 /** `Retry-After` as delay-seconds (the form the relay sends), in ms, at most a day; null for anything else. */
 export function retryAfterDelay(headers: Headers): number | null {
   const value = headers.get('retry-after')?.trim();
-  return value && /^\d+$/.test(value) ? Math.min(Number(value) * 1000, MAX_RETRY_AFTER_MS) : null;
+  return value && /^\d+$/.test(value) ? Math.min(Number(value) * 1000, rules.dayCeilingMs) : null;
 }
 
 /** `Retry-After` as delay-seconds or an HTTP date (read against the server's own `Date` if sent), in ms, at most a day. */
@@ -20,7 +19,7 @@ export function parseRetryAfter(headers: Headers, now: number): number | null {
   const at = /^[A-Z][a-z]{2}, \d.* GMT$/.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(at)) return null;
   const serverNow = Date.parse(headers.get('date') ?? '');
-  return Math.min(Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow)), MAX_RETRY_AFTER_MS);
+  return Math.min(Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow)), rules.dayCeilingMs);
 }
 
 /**
@@ -29,5 +28,5 @@ export function parseRetryAfter(headers: Headers, now: number): number | null {
  */
 export function retryAfterSeconds(atMs: number, nowMs: number): number {
   const seconds = Math.ceil((atMs - nowMs) / 1000);
-  return Number.isNaN(seconds) ? 1 : Math.min(MAX_RETRY_AFTER_MS / 1000, Math.max(1, seconds));
+  return Number.isNaN(seconds) ? 1 : Math.min(rules.dayCeilingMs / 1000, Math.max(1, seconds));
 }

@@ -1,7 +1,9 @@
+import rules from './rules.json' with { type: 'json' };
+
 /** What stands in for a secret in every text that leaves the element or the relay. */
-export const REDACTED = '[token]';
+export const REDACTED = rules.redactedText;
 /** Enough for any real error message of a service; the rest would only fill consoles and logs. */
-const MAX_MESSAGE_LENGTH = 200;
+const MAX_MESSAGE_LENGTH = rules.maxServiceWordsLength;
 
 /** `text` without any of `secrets`, plain or URL-encoded (longest first, so one inside another goes whole). */
 export function redact(text: string, secrets: readonly (string | undefined)[]): string {
