@@ -1,8 +1,21 @@
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import { reportImpression } from './analytics.js';
+import type { Cancel } from './contract/timers.js';
 import { observeHalfVisible } from './half-visible.js';
-import type { LiveVisitors } from './live-visitors.js';
+import { variantFor } from './holdout.js';
 import { environment } from './realtime/environment.js';
+
+/**
+ * What an impression needs of the element it watches: an interface, not the element's class, so
+ * this lazy file never imports the element that loads it.
+ */
+export interface ImpressionHost extends ReactiveControllerHost, HTMLElement {
+  /** The count shown (or held out), when the element is seen. */
+  readonly count: number | null;
+  readonly websiteId: string | null;
+  /** The share of browsers held out, as the element's `holdout` attribute says. */
+  readonly holdout: number;
+}
 
 /** How long the element must stay at least half visible before it counts as seen. */
 export const IMPRESSION_DELAY_MS = 1000;
@@ -19,8 +32,9 @@ export class ImpressionWatch implements ReactiveController {
   readonly #seen: () => void;
   #halfVisible = false;
   #done = false;
-  #timer: unknown = null;
-  #stopWatching: Array<() => void> = [];
+  /** Cancels the one-second clock, while it runs. */
+  #cancelClock: Cancel | null = null;
+  #unwatch: Array<() => void> = [];
 
   constructor(host: ReactiveControllerHost & HTMLElement, showing: () => boolean, seen: () => void) {
     this.#host = host;
@@ -32,7 +46,7 @@ export class ImpressionWatch implements ReactiveController {
   hostConnected(): void {
     if (this.#done) return;
     const env = environment();
-    this.#stopWatching = [
+    this.#unwatch = [
       (env.onHalfVisible ?? observeHalfVisible)(this.#host, (halfVisible) => {
         this.#halfVisible = halfVisible;
         this.hostUpdated();
@@ -45,25 +59,32 @@ export class ImpressionWatch implements ReactiveController {
     const env = environment();
     const counting = !this.#done && this.#halfVisible && env.isVisible() && this.#host.isConnected && this.#showing();
     if (!counting) this.#stopClock();
-    else
-      this.#timer ??= env.setTimeout(() => {
-        this.#timer = null;
-        this.#done = true;
-        this.hostDisconnected();
-        this.#seen();
-      }, IMPRESSION_DELAY_MS);
+    else this.#cancelClock ??= env.after(IMPRESSION_DELAY_MS, () => this.#becomeSeen());
   }
 
   hostDisconnected(): void {
-    for (const stop of this.#stopWatching) stop();
-    this.#stopWatching = [];
+    this.#stopWatching();
+  }
+
+  /** Stops watching visibility and the clock (a disconnected or already seen element). */
+  #stopWatching(): void {
+    for (const unwatch of this.#unwatch) unwatch();
+    this.#unwatch = [];
     this.#halfVisible = false;
     this.#stopClock();
   }
 
   #stopClock(): void {
-    environment().clearTimeout(this.#timer);
-    this.#timer = null;
+    this.#cancelClock?.();
+    this.#cancelClock = null;
+  }
+
+  /** Seen once for good: no more watching, then the announcement. */
+  #becomeSeen(): void {
+    this.#cancelClock = null;
+    this.#done = true;
+    this.#stopWatching();
+    this.#seen();
   }
 }
 
@@ -71,13 +92,16 @@ export class ImpressionWatch implements ReactiveController {
 const watched = new WeakSet<HTMLElement>();
 
 /**
- * Started by the element once it shows a count (src/experiments-on-demand.ts): watches `host`, and when it is seen, announces its count, website and variant as its
- * event and to dataLayer. The report's website is the element's, trimmed: the client accepts no other.
+ * Started by the element once it shows a count (src/experiments-on-demand.ts): watches `host`, and
+ * when it is seen, announces its count, website and variant as its event and to dataLayer. The
+ * report's website is the element's, trimmed: the client accepts no other. `showing()` holds only
+ * while a count is shown, so `count` is one when the watch fires.
  */
-export function watchImpressions(host: LiveVisitors, showing: () => boolean): void {
+export function watchImpressions(host: ImpressionHost, showing: () => boolean): void {
   if (watched.has(host)) return;
   watched.add(host);
-  new ImpressionWatch(host, showing, () =>
-    reportImpression(host, { count: host.count!, websiteId: host.websiteId!.trim(), variant: host.variant }),
-  );
+  new ImpressionWatch(host, showing, () => {
+    const websiteId = host.websiteId!.trim();
+    reportImpression(host, { count: host.count!, websiteId, variant: variantFor(websiteId, host.holdout) });
+  });
 }

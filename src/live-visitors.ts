@@ -1,5 +1,5 @@
 import { type PropertyValues, ReactiveElement } from '@lit/reactive-element';
-import { knownVariant, watchImpressions } from './experiments-on-demand.js';
+import { currentVariant, decidedVariant, type UNDECIDED, watchImpressions } from './experiments-on-demand.js';
 import type { Variant } from './holdout.js';
 import { styles } from './live-visitors.styles.js';
 import { builtInTexts } from './locales/catalog.js';
@@ -146,10 +146,16 @@ export class LiveVisitors extends ReactiveElement {
 
   /**
    * `holdout` when this browser is in the control group for this website (it then shows the
-   * fallback), else `shown`. With a `holdout`, also `holdout` for the moment its file loads.
+   * fallback), else `shown`. With a `holdout`, `undecided` for the moment its file loads (nothing
+   * shows meanwhile): `decidedVariant` waits for the decision.
    */
-  get variant(): Variant {
-    return knownVariant(this) ?? 'holdout';
+  get variant(): Variant | typeof UNDECIDED {
+    return currentVariant(this);
+  }
+
+  /** Resolves with `variant` once it is `shown` or `holdout`: at once without a holdout, else once the holdout's file is in. */
+  get decidedVariant(): Promise<Variant> {
+    return decidedVariant(this);
   }
 
   /**
@@ -180,7 +186,7 @@ export class LiveVisitors extends ReactiveElement {
     // A language of its own file shows nothing until the file is in, then updates.
     const builtIn = shown ? builtInTexts(locale, () => this.requestUpdate()) : null;
     // With a holdout, its file loads at the first update, so `variant` is known before any count.
-    const variant = knownVariant(this);
+    const variant = currentVariant(this);
     this.#showsCount = !!builtIn;
     if (builtIn) watchImpressions(this, () => this.#showsCount);
     if (!builtIn || variant !== 'shown') {

@@ -1,8 +1,9 @@
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import { type ConfigResult, resolveConfig, type WidgetAttributes, type WidgetConfig } from './config.js';
+import type { Cancel } from './contract/timers.js';
 import { DEV_MODE } from './dev-mode.js';
 import { dispatch, type LiveVisitorsErrorDetail, type LiveVisitorsUpdateDetail } from './events.js';
-import { after, type Cancel, environment } from './realtime/environment.js';
+import { environment } from './realtime/environment.js';
 import { type FeedSnapshot, feedFor, feedId } from './realtime/feed.js';
 import { SteadyDisplay } from './steady-display.js';
 import { type FeedView, feedView, UNAVAILABLE, type WidgetView } from './view-state.js';
@@ -70,7 +71,7 @@ export class VisitorsController implements ReactiveController {
     const env = environment();
     // Just after the change; one already past is a negative delay, which counts as 0.
     // No cap needed: max-age is at most 7 days, well within a timer's 2^31 - 1 ms.
-    this.#cancelWake = after(env, changesAt - env.now() + 1, () => this.#host.requestUpdate());
+    this.#cancelWake = env.after(changesAt - env.now() + 1, () => this.#host.requestUpdate());
   }
 
   hostDisconnected(): void {

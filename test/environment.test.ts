@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { browserEnvironment as env, environment, setEnvironment, after as timerAfter, withStorage } from '../src/realtime/environment.js';
+import { type Environment, browserEnvironment as env, environment, setEnvironment, withStorage } from '../src/realtime/environment.js';
 
 describe('the browser environment', () => {
   it('reports visibility changes until unsubscribed', () => {
@@ -72,15 +72,14 @@ describe('the browser environment', () => {
   });
 });
 
-// Imported as `timerAfter`: Biome reads a bare `after(…)` in a test file as a test hook.
-describe('after(): a timer with a cancel function', () => {
+describe("the environment's after(): a timer with a cancel function (the contract's After)", () => {
   /**
    * Timers whose handles are reused as soon as a timer has run, as the HTML spec allows (it
    * promises only an id not among the active timers): the smallest free number.
    */
   function reusingTimers() {
     const active = new Map<number, () => void>();
-    const timers = {
+    const timers: Environment = {
       ...env,
       setTimeout: (callback: () => void) => {
         let handle = 1;
@@ -101,9 +100,9 @@ describe('after(): a timer with a cancel function', () => {
   it('a cancel after the timer ran leaves a later timer with the same handle running', () => {
     const { timers, run, active } = reusingTimers();
     const fired: string[] = [];
-    const cancelFirst = timerAfter(timers, 10, () => fired.push('first'));
+    const cancelFirst = timers.after(10, () => fired.push('first'));
     run(1);
-    timerAfter(timers, 10, () => fired.push('second'));
+    timers.after(10, () => fired.push('second'));
     expect([...active.keys()]).toEqual([1]);
     cancelFirst();
     run(1);
@@ -113,9 +112,9 @@ describe('after(): a timer with a cancel function', () => {
   it('a cancel before the timer ran stops it, and a second cancel does nothing', () => {
     const { timers, run, active } = reusingTimers();
     const fired: string[] = [];
-    const cancel = timerAfter(timers, 10, () => fired.push('first'));
+    const cancel = timers.after(10, () => fired.push('first'));
     cancel();
-    timerAfter(timers, 10, () => fired.push('second'));
+    timers.after(10, () => fired.push('second'));
     cancel();
     run(1);
     expect(fired).toEqual(['second']);

@@ -201,6 +201,44 @@ describe('a held-out element', () => {
   });
 });
 
+describe('while the experiments file loads', () => {
+  /**
+   * A fresh copy of the loader, as on a new page: the experiments file is not in yet. Its modules
+   * are fresh too, so it reads the browser's own environment (happy-dom's localStorage).
+   */
+  async function freshLoader() {
+    vi.resetModules();
+    return import('../src/experiments-on-demand.js');
+  }
+
+  afterEach(() => window.localStorage.removeItem(storageKey(websiteId)));
+
+  it('the variant is "undecided" (neither group), and decidedVariant resolves with the group once the file is in', async () => {
+    window.localStorage.setItem(storageKey(websiteId), '0.1');
+    const { currentVariant, decidedVariant } = await freshLoader();
+    const host = { holdout: 0.2, websiteId, requestUpdate: vi.fn() } as unknown as Parameters<typeof currentVariant>[0];
+    expect(currentVariant(host)).toBe('undecided');
+    expect(await decidedVariant(host)).toBe('holdout');
+    expect(currentVariant(host)).toBe('holdout');
+    // The element that asked first updates once the file is in, to show what its variant allows.
+    expect(host.requestUpdate).toHaveBeenCalled();
+  });
+
+  it('without a holdout the variant is "shown" at once, and no file is loaded for it', async () => {
+    const { currentVariant, decidedVariant } = await freshLoader();
+    const host = { holdout: 0, websiteId, requestUpdate: vi.fn() } as unknown as Parameters<typeof currentVariant>[0];
+    expect(currentVariant(host)).toBe('shown');
+    expect(await decidedVariant(host)).toBe('shown');
+    expect(host.requestUpdate).not.toHaveBeenCalled();
+  });
+
+  it('an element answers the same through its variant and decidedVariant properties', async () => {
+    browser.storage.setItem(storageKey(websiteId), '0.95');
+    const el = await widget('holdout="0.2"');
+    expect([el.variant, await el.decidedVariant]).toEqual(['shown', 'shown']);
+  });
+});
+
 describe('over 10,000 browsers', () => {
   /** mulberry32: a small seeded generator, so the share is the same on every run. */
   function seededRandom(seed: number): () => number {

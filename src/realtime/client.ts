@@ -5,7 +5,7 @@ import { realtimeUrl } from '../contract/request.js';
 import { retryAfterDelay } from '../contract/retry-after.js';
 import { serviceMessage } from '../contract/service-message.js';
 import { DEV_MODE } from '../dev-mode.js';
-import { after, type Environment, environment } from './environment.js';
+import { type Environment, environment } from './environment.js';
 import { RealtimeError } from './errors.js';
 
 export const REQUEST_TIMEOUT_MS = 10_000;
@@ -41,7 +41,7 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
 
   // Aborted by the timer, or by our caller's signal.
   const attempt = new AbortController();
-  const cancelTimeout = after(env, timeoutMs, () => attempt.abort());
+  const cancelTimeout = env.after(timeoutMs, () => attempt.abort());
   const forwardAbort = () => attempt.abort(signal?.reason);
   signal?.addEventListener('abort', forwardAbort);
   if (signal?.aborted) forwardAbort();

@@ -1,3 +1,5 @@
+import type { After, Cancel } from '../contract/timers.js';
+
 /**
  * Everything the data layer needs from the outside world, behind one replaceable seam, so
  * tests can use fakes and a server-side import never touches `window`.
@@ -5,13 +7,13 @@
  * The defaults look the globals up at call time (not at import time), so test doubles installed
  * later (fake timers, a stubbed `fetch`) are honoured.
  */
-export interface Environment {
+export interface Environment extends After {
   fetch(input: string, init: RequestInit): Promise<Response>;
   /** Milliseconds since the epoch by the device clock. */
   now(): number;
   /** A number in [0, 1), for jitter. */
   random(): number;
-  /** Like the browser's: a delay below 0 counts as 0. */
+  /** The browser's own timer, under `after()`: call `after()`, which cancels safely. A delay below 0 counts as 0. */
   setTimeout(callback: () => void, ms: number): unknown;
   /** Cancels a `setTimeout`; `null` (no timer) is a no-op, as the browser's own `clearTimeout` treats it. */
   clearTimeout(handle: unknown): void;
@@ -61,6 +63,9 @@ export const browserEnvironment: Environment = {
   fetch: (input, init) => fetch(input, init),
   now: () => Date.now(),
   random: () => Math.random(),
+  after(delayMs, callback) {
+    return afterOn(this, delayMs, callback);
+  },
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
   isVisible: () => globalThis.document?.visibilityState !== 'hidden',
@@ -87,21 +92,17 @@ export function withStorage<T>(env: Environment, use: (storage: Storage) => T): 
   }
 }
 
-/** Stops what was started; calling it again, or after the thing ended by itself, does nothing. */
-export type Cancel = () => void;
-
 /**
- * Calls `callback` once, `ms` from now (a delay below 0 counts as 0); returns its cancel function.
- * A timer's handle may be reused once the timer has run (the HTML spec promises only an id not
- * among the active timers), so a fired timer's handle is never cleared: a stale cancel can never
- * stop a later timer.
+ * The contract's `after()` on an environment's `setTimeout`. A timer's handle may be reused once
+ * the timer has run (the HTML spec promises only an id not among the active timers), so a fired
+ * timer's handle is never cleared: a stale cancel can never stop a later timer.
  */
-export function after(env: Environment, ms: number, callback: () => void): Cancel {
+function afterOn(env: Environment, delayMs: number, callback: () => void): Cancel {
   let pending = true;
   const handle = env.setTimeout(() => {
     pending = false;
     callback();
-  }, ms);
+  }, delayMs);
   return () => {
     if (pending) env.clearTimeout(handle);
     pending = false;

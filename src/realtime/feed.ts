@@ -1,8 +1,9 @@
 import { retryDelay } from '../contract/backoff.js';
 import { isConfigurationError } from '../contract/errors.js';
+import type { Cancel } from '../contract/timers.js';
 import { DEV_MODE } from '../dev-mode.js';
 import { fetchRealtimeAnswer, REQUEST_TIMEOUT_MS } from './client.js';
-import { after, type Cancel, type Environment, environment } from './environment.js';
+import { type Environment, environment } from './environment.js';
 import { RealtimeError } from './errors.js';
 import { exclusively } from './lock.js';
 import {
@@ -190,7 +191,7 @@ export class VisitorFeed {
     this.#cancelPoll?.();
     if (!this.#running || this.#fatal || this.#inFlight || !this.#canAsk()) return;
     // Overdue is a negative delay, which counts as 0.
-    this.#cancelPoll = after(this.#env, this.#dueAt() - this.#env.now(), () => void this.#poll(false));
+    this.#cancelPoll = this.#env.after(this.#dueAt() - this.#env.now(), () => void this.#poll(false));
   }
 
   async #poll(force: boolean): Promise<void> {
