@@ -29,6 +29,18 @@ describe('Retry-After, for any value a server sends', () => {
     );
   });
 
+  it('an HTTP date is never read as NaN, whatever the clock reads (issue 29 §4: no Date header, clock NaN)', () => {
+    const clocks = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e300, -1e300, 0];
+    for (const now of clocks) {
+      for (const date of [null, 'not a date']) {
+        const wait = parseRetryAfter(headers({ 'retry-after': 'Thu, 01 Jan 1970 00:00:00 GMT', date }), now);
+        if (wait !== null) expect(isBoundedWait(wait), `clock ${now}, Date ${date}: ${wait}`).toBe(true);
+      }
+    }
+    // A clock that reads nothing cannot date a wait: no wait, rather than one made up.
+    expect(parseRetryAfter(headers({ 'retry-after': 'Thu, 01 Jan 1970 00:00:00 GMT' }), Number.NaN)).toBeNull();
+  });
+
   it('is sent as a whole number of seconds from 1 to a day, whatever times it is computed from', () => {
     const time = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(1e300, -1e300, 4e12, Number.NaN, Number.POSITIVE_INFINITY));
     holds(
