@@ -19,7 +19,9 @@ export function parseRetryAfter(headers: Headers, now: number): number | null {
   const at = /^[A-Z][a-z]{2}, \d.* GMT$/.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(at)) return null;
   const serverNow = Date.parse(headers.get('date') ?? '');
-  return Math.min(Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow)), rules.dayCeilingMs);
+  const wait = at - (Number.isNaN(serverNow) ? now : serverNow);
+  // A clock that reads NaN cannot date a wait: no wait, rather than NaN for every caller to trip on.
+  return Number.isNaN(wait) ? null : Math.min(Math.max(0, wait), rules.dayCeilingMs);
 }
 
 /**
