@@ -393,10 +393,25 @@ describe('sharing and caching', () => {
 });
 
 describe('definition and accessibility', () => {
-  it('a second definition (two script tags) does not throw', async () => {
-    vi.resetModules();
-    await expect(import('../src/define.js')).resolves.toBeDefined();
-    expect(customElements.get('live-visitors')).toBeDefined();
+  it('a second definition (two script tags) keeps the first constructor, and nothing throws or warns', async () => {
+    const first = customElements.get('live-visitors');
+    const define = vi.spyOn(customElements, 'define');
+    const warnings = [vi.spyOn(console, 'warn'), vi.spyOn(console, 'error')];
+    const errors: unknown[] = [];
+    const hearError = (event: ErrorEvent) => errors.push(event.error);
+    window.addEventListener('error', hearError);
+    try {
+      // A fresh copy of the module, as a second script tag evaluates it: a class of its own.
+      vi.resetModules();
+      const second = await import('../src/define.js');
+      expect(second.LiveVisitors).not.toBe(first);
+      expect(customElements.get('live-visitors')).toBe(first);
+      expect(define).not.toHaveBeenCalled();
+      expect(warnings.flatMap((spy) => spy.mock.calls)).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      window.removeEventListener('error', hearError);
+    }
   });
 
   it.each([
