@@ -1,3 +1,5 @@
+import { AppSecret, hexSignature } from './shopify-app/app-secret.js';
+
 /**
  * Shopify's App Proxy forwards `https://{shop}/apps/live-visitors/…` to the relay and adds `shop`,
  * `timestamp`, `path_prefix`, `logged_in_customer_id` and a `signature` to the query. Only Web
@@ -10,9 +12,6 @@
  * clocks that drift. An older signed URL replayed from a log is refused.
  */
 export const APP_PROXY_MAX_SKEW_SECONDS = 90;
-
-/** The hex HMAC-SHA256 Shopify sends, and only that. */
-const SIGNATURE_SYNTAX = /^[0-9a-f]{64}$/i;
 
 export type AppProxyRefusal = 'unsigned' | 'forged' | 'stale';
 
@@ -41,13 +40,12 @@ export function appProxySignedText(query: URLSearchParams): string {
 
 /** Checks App Proxy signatures with one app's secret; the key is imported once, on first use. */
 export class AppProxyVerifier {
-  readonly #secret: string;
+  readonly #secret: AppSecret;
   readonly #wallClock: () => number;
-  #key: Promise<CryptoKey> | undefined;
 
   /** `wallClock`: milliseconds since the epoch, to judge the signed `timestamp` against. */
   constructor(secret: string, wallClock: () => number = Date.now) {
-    this.#secret = secret;
+    this.#secret = new AppSecret(secret);
     this.#wallClock = wallClock;
   }
 
@@ -57,17 +55,9 @@ export class AppProxyVerifier {
     if (signatures.length === 0) {
       return refuse('unsigned', "Unsigned request: this website is served only through the shop's App Proxy, which signs every request");
     }
-    if (signatures.length > 1 || !SIGNATURE_SYNTAX.test(signatures[0]!)) {
-      return refuse('forged', 'Invalid App Proxy signature: expected one hex HMAC-SHA256');
-    }
-    const text = new TextEncoder().encode(appProxySignedText(query));
-    let matches = false;
-    try {
-      // verify() compares in constant time: no timing tells how much of a forged signature was right.
-      matches = await crypto.subtle.verify('HMAC', await this.#importKey(), hexBytes(signatures[0]!), text);
-    } catch {
-      // A key the runtime refuses to import verifies nothing: the request stays refused.
-    }
+    const signature = signatures.length === 1 ? hexSignature(signatures[0]!) : null;
+    if (signature === null) return refuse('forged', 'Invalid App Proxy signature: expected one hex HMAC-SHA256');
+    const matches = await this.#secret.signed(signature, appProxySignedText(query));
     if (!matches) {
       return refuse('forged', "Invalid App Proxy signature: not signed with this app's secret, or changed on the way");
     }
@@ -90,22 +80,8 @@ export class AppProxyVerifier {
     }
     return { signed: true, shop: shops[0]! };
   }
-
-  #importKey(): Promise<CryptoKey> {
-    this.#key ??= crypto.subtle.importKey('raw', new TextEncoder().encode(this.#secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-      'verify',
-    ]);
-    return this.#key;
-  }
 }
 
 function refuse(reason: AppProxyRefusal, message: string): AppProxyVerdict {
   return { signed: false, reason, message };
-}
-
-/** 64 hex digits (already checked) as their 32 bytes. */
-function hexBytes(hex: string): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let index = 0; index < bytes.length; index += 1) bytes[index] = Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16);
-  return bytes;
 }
