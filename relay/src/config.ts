@@ -273,9 +273,7 @@ function readWebsites(
   options: SourceParseOptions,
 ): readonly RelayedWebsite[] | undefined {
   if (!Array.isArray(value) || (value.length === 0 && !mayBeEmpty)) {
-    issues.push(
-      `${at} must list at least one website, like [ { "id": "my-shop", "token": "…" } ]`,
-    );
+    issues.push(`${at} must list at least one website, like [ { "id": "my-shop", "token": "…" } ]`);
     return undefined;
   }
   if (value.length > CONFIG_LIMITS.maxWebsites) {
@@ -363,7 +361,8 @@ function readOrigins(value: unknown, at: string, issues: string[]): readonly str
   return issues.length > before ? undefined : Object.freeze([...(value as string[])]);
 }
 
-function isOrigin(value: unknown): value is string {
+/** An exact `http(s)` origin: scheme, host and port, no path or trailing slash. */
+export function isOrigin(value: unknown): value is string {
   if (typeof value !== 'string') return false;
   try {
     const url = new URL(value);

@@ -4,8 +4,13 @@ import { RollingHourLimit } from '../../server-kit/rolling-hour.js';
 import { SPEC_MESSAGES } from '../../src/contract/errors.js';
 import { REALTIME_PATH, readWebsiteIdParameter, type WebsiteIdParameter } from '../../src/contract/request.js';
 import { systemTimers, type Timers } from '../../src/contract/timers.js';
-import { parseRelayConfig, RelayConfigError, type RelayConfigInput } from './config.js';
+import { parseRelayConfig, RelayConfigError, type RelayConfigInput, type RelayedWebsite } from './config.js';
 import { Redactor } from './redaction.js';
+import { answerOwnerPage, isOwnerPagePath } from './registry/owner-page.js';
+import { answerRegistration, WEBSITES_PATH } from './registry/registration-api.js';
+import type { RegistrationStore } from './registry/registration-store.js';
+import type { Registrations } from './registry/registrations.js';
+import { SelfServe } from './registry/self-serve.js';
 import {
   cacheControl,
   errorResponse,
@@ -20,14 +25,17 @@ import {
 import { AppProxyVerifier } from './shopify-app-proxy.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { RelayStore } from './store/relay-store.js';
-import { DEFAULT_UPSTREAM_TIMEOUT_MS, type FetchFunction } from './upstream.js';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS, type FetchFunction, fetchUpstreamReport } from './upstream.js';
 import { type WebsiteAnswer, WebsiteCache } from './website-cache.js';
 
 /**
  * A standard Fetch API handler: runs on Node (through srvx), edge runtimes and serverless
  * platforms. A fresh answer comes back at once, without a promise; the rest asynchronously.
  */
-export type RelayHandler = (request: Request) => Response | Promise<Response>;
+export type RelayHandler = ((request: Request) => Response | Promise<Response>) & {
+  /** The websites owners registered at run time (`selfServe`); null when the relay serves only its config's. */
+  readonly registrations: Registrations | null;
+};
 
 export interface RelayOptions {
   /** Validated again here, so a hand-written object gets the same clear errors as a file. */
@@ -54,6 +62,17 @@ export interface RelayOptions {
   readonly instanceId?: string;
   /** Milliseconds since the epoch, to judge the age of Shopify's signed App Proxy requests; `Date.now` when absent. */
   readonly wallClock?: () => number;
+  /**
+   * Where websites registered at run time live (`selfServe`): the Redis one with a Redis store, a
+   * file on one Node instance (`createRegistrationStore` from `live-visitors-relay/node` makes
+   * either), the Durable Object one on Workers. Memory when absent, if the config allows it.
+   */
+  readonly registrationStore?: RegistrationStore;
+  /**
+   * The address a request came from, for the per-client limit on registrations; srvx's `request.ip`
+   * when absent. Behind a proxy, read the proxy's forwarded header here.
+   */
+  readonly clientAddress?: (request: Request) => string | undefined;
 }
 
 /** The methods the relay answers; OPTIONS only as a CORS preflight. */
@@ -69,7 +88,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
   const now = options.now ?? monotonicNow;
   const tokens = config.websites.map((website) => website.token);
   // Every secret, in every encoding a service or a library could echo it in.
-  const redactor = new Redactor([...tokens, config.shopifyAppSecret]);
+  const redactor = new Redactor([...tokens, config.shopifyAppSecret, ...config.encryptionKeys]);
   // A website that names its Shopify shop is served only to requests its App Proxy signed.
   const appProxy = config.shopifyAppSecret === null ? null : new AppProxyVerifier(config.shopifyAppSecret, options.wallClock);
   const websiteOfShop = new Map(config.websites.flatMap((website) => (website.shop === undefined ? [] : [[website.shop, website.id]])));
@@ -82,13 +101,13 @@ export function createRelay(options: RelayOptions): RelayHandler {
       // A broken logger must not turn a served answer into a failure.
     }
   };
-  const cors = new CorsPolicy({
-    allowOrigins: config.allowOrigins,
+  const corsOptions = {
     exposeHeaders: ['Retry-After', 'ETag', 'Age'],
     allowMethods: ['GET', 'HEAD'],
     // The widget sends neither, so it needs no preflight; a page that still sets a token keeps working (the header is ignored).
     allowHeaders: ['Authorization', 'If-None-Match'],
-  });
+  };
+  const cors = new CorsPolicy({ ...corsOptions, allowOrigins: config.allowOrigins });
   if (!options.store && config.store !== 'memory') {
     throw new RelayConfigError('createRelay options', [
       'store names a shared store: pass its RelayStore as the store option (createRelayStore(config) from live-visitors-relay/node makes the Redis one)',
@@ -99,25 +118,49 @@ export function createRelay(options: RelayOptions): RelayHandler {
   const reports = new ReportResponses(directives);
   const holder = options.instanceId ?? crypto.randomUUID();
   const storeDownBudget = new RollingHourLimit(config.storeDownBudget);
-  const caches = new Map(
-    config.websites.map((website) => [
-      website.id,
-      new WebsiteCache({
-        website,
+  const fetch: FetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const upstreamTimeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  /** A website's cache; a registered website's redactor knows its own token besides the relay's secrets. */
+  const cacheFor = (website: RelayedWebsite, websiteStore: RelayStore, websiteRedactor = redactor) =>
+    new WebsiteCache({
+      website,
+      config,
+      store: websiteStore,
+      holder,
+      storeDownBudget,
+      fetch,
+      now,
+      timers: options.timers ?? systemTimers,
+      random: options.random ?? Math.random,
+      upstreamTimeoutMs,
+      redactor: websiteRedactor,
+      log,
+    });
+  const caches = new Map(config.websites.map((website) => [website.id, cacheFor(website, store)]));
+  const selfServe = config.selfServe
+    ? new SelfServe({
         config,
         store,
-        holder,
-        storeDownBudget,
-        fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+        registrationStore: options.registrationStore,
+        cacheFor: (website, websiteStore) => cacheFor(website, websiteStore, withSecret(website.token)),
+        fetchReport: (website) =>
+          fetchUpstreamReport({
+            upstream: config.upstream,
+            website,
+            fetch,
+            now,
+            timeoutMs: upstreamTimeoutMs,
+            redactor: withSecret(website.token),
+          }),
+        cors: corsOptions,
         now,
-        timers: options.timers ?? systemTimers,
-        random: options.random ?? Math.random,
-        upstreamTimeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
-        redactor,
         log,
-      }),
-    ]),
-  );
+      })
+    : null;
+  const clientAddress = options.clientAddress ?? ((request: Request) => (request as { ip?: string }).ip);
+  function withSecret(token: string): Redactor {
+    return new Redactor([...tokens, config.shopifyAppSecret, ...config.encryptionKeys, token]);
+  }
 
   // Hand-written, not on Hono: this is the cached path `npm run bench` measures, kept free of routing
   // work and, for a fresh answer, of any promise. Each saving here is measured by the bench.
@@ -126,7 +169,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
     const plainId = method === 'GET' || method === 'HEAD' ? plainWebsiteId(request.url) : undefined;
     if (plainId !== undefined) return serve(plainId, request, context);
     const read = readRequest(request, context);
-    if (read instanceof Response) return read;
+    if (!Array.isArray(read)) return read;
     const [websiteId, query] = read;
     if ('error' in websiteId) return errorResponse(400, websiteId.error, context);
     // A signed request never has the plain form: Shopify adds its parameters after websiteId.
@@ -135,16 +178,36 @@ export function createRelay(options: RelayOptions): RelayHandler {
   }
 
   function serve(websiteId: string, request: Request, context: ResponseContext, signedShop?: string): Response | Promise<Response> {
-    // Unknown ids never reach the service: the relay is no open proxy.
     const cache = caches.get(websiteId);
-    if (!cache) return errorResponse(404, SPEC_MESSAGES.websiteNotFound, context);
-    if (signedShop === undefined && shopWebsites.has(websiteId)) {
+    if (!cache) return selfServe ? serveRegistered(selfServe, websiteId, request, context, signedShop) : notFound(context);
+    if (signedShop === undefined && shopWebsites.has(websiteId)) return unsigned(context);
+    return serveFrom(cache, request, context);
+  }
+
+  /** A website an owner registered: served as a configured one, with its own origins; a record that does not decrypt is a 502. */
+  function serveRegistered(
+    { registry }: SelfServe,
+    websiteId: string,
+    request: Request,
+    context: ResponseContext,
+    signedShop: string | undefined,
+  ): Response | Promise<Response> {
+    const served = selfServe!.served(websiteId);
+    // Before the registrations were first read, a miss is not known to be one yet.
+    if (!served) return registry.isReady ? notFound(context) : registry.ready.then(() => serve(websiteId, request, context, signedShop));
+    if (served.shop !== null && signedShop === undefined) return unsigned(context);
+    const own = { ...context, cors: served.cors.headersFor(request.headers.get('origin')) };
+    if (!served.cache) {
       return errorResponse(
-        401,
-        "Unsigned request: this website is served only through its shop's App Proxy, which signs every request",
-        context,
+        502,
+        `This website's registration cannot be read by the relay (${served.unreadable}); its owner can register it again`,
+        own,
       );
     }
+    return serveFrom(served.cache, request, own);
+  }
+
+  function serveFrom(cache: WebsiteCache, request: Request, context: ResponseContext): Response | Promise<Response> {
     const fresh = cache.freshAnswer(now());
     if (fresh) return respond(request, fresh, context);
     return cache.current().then((result) => respond(request, result, context));
@@ -154,19 +217,17 @@ export function createRelay(options: RelayOptions): RelayHandler {
   async function servedToShop(websiteId: string, query: URLSearchParams, request: Request, context: ResponseContext): Promise<Response> {
     const verdict = await appProxy!.verify(query);
     if (!verdict.signed) return errorResponse(401, verdict.message, context);
-    const own = websiteOfShop.get(verdict.shop);
+    const own = websiteOfShop.get(verdict.shop) ?? selfServe?.registry.shopWebsite(verdict.shop);
     if (own === undefined) return errorResponse(404, `No website is configured for the shop ${verdict.shop}`, context);
     if (own !== websiteId) return errorResponse(401, `The shop ${verdict.shop} may read only its own website`, context);
     return serve(websiteId, request, context, verdict.shop);
   }
 
   /** Any other request, read in full: path, method (and preflight), then the query as the service reads it. */
-  function readRequest(request: Request, context: ResponseContext): [WebsiteIdParameter, URLSearchParams] | Response {
+  function readRequest(request: Request, context: ResponseContext): [WebsiteIdParameter, URLSearchParams] | Response | Promise<Response> {
     // srvx's URL splits path and query without a full WHATWG parse; on other runtimes it is the native URL.
     const url = new FastURL(request.url);
-    if (url.pathname !== REALTIME_PATH) {
-      return errorResponse(404, `Not found: the relay answers GET ${REALTIME_PATH}?websiteId=…`, context);
-    }
+    if (url.pathname !== REALTIME_PATH) return otherPath(url.pathname, request, context);
     const method = request.method.toUpperCase();
     if (method === 'OPTIONS') return preflight(request, context);
     if (method !== 'GET' && method !== 'HEAD') {
@@ -176,6 +237,29 @@ export function createRelay(options: RelayOptions): RelayHandler {
     }
     // Any Authorization header is ignored: the relay's own token is the only credential upstream.
     return [readWebsiteIdParameter(url.searchParams), url.searchParams];
+  }
+
+  /** With `selfServe`, the owner page and the registration API (same origin only: no CORS headers); else a 404 naming the one path. */
+  function otherPath(pathname: string, request: Request, context: ResponseContext): Response | Promise<Response> {
+    if (selfServe && pathname.startsWith(WEBSITES_PATH)) {
+      const requester = clientAddress(request) ?? 'unknown';
+      return answerRegistration(selfServe.registry, request, pathname, requester, { cors: {}, withoutBody: context.withoutBody });
+    }
+    if (selfServe && isOwnerPagePath(pathname)) return answerOwnerPage(pathname, request);
+    return errorResponse(404, `Not found: the relay answers GET ${REALTIME_PATH}?websiteId=…`, context);
+  }
+
+  function notFound(context: ResponseContext): Response {
+    // Unknown ids never reach the service: the relay is no open proxy.
+    return errorResponse(404, SPEC_MESSAGES.websiteNotFound, context);
+  }
+
+  function unsigned(context: ResponseContext): Response {
+    return errorResponse(
+      401,
+      "Unsigned request: this website is served only through its shop's App Proxy, which signs every request",
+      context,
+    );
   }
 
   function respond(request: Request, result: WebsiteAnswer, context: ResponseContext): Response {
@@ -207,7 +291,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
     return errorResponse(500, 'The relay failed unexpectedly; try again later', context);
   }
 
-  return (request) => {
+  const handler = (request: Request): Response | Promise<Response> => {
     let context: ResponseContext = { cors: {}, withoutBody: false };
     try {
       context = { cors: cors.headersFor(request.headers.get('origin')), withoutBody: request.method === 'HEAD' };
@@ -217,6 +301,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
       return failed(error, context);
     }
   };
+  return Object.assign(handler, { registrations: selfServe?.registry ?? null });
 }
 
 function monotonicNow(): number {

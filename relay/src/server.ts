@@ -3,6 +3,7 @@ import { readJsonConfigFile } from '../../server-kit/json-file.js';
 import { type NodeServer, serveOnNode } from '../../server-kit/serve.js';
 import { parseRelayConfig, type RelayConfig, RelayConfigError } from './config.js';
 import { type EnvironmentVariables, parseRelayConfigWithEnvironment } from './environment-overrides.js';
+import { createRegistrationStore } from './registry/create-registration-store.js';
 import { createRelay, type RelayOptions } from './relay.js';
 import { createRelayStore } from './store/create-store.js';
 
@@ -27,9 +28,19 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
   const { port, hostname, ...relayOptions } = options;
   const config = parseRelayConfig(relayOptions.config, { source: 'startRelayServer options' });
   const log = relayOptions.log ?? ((line: string) => console.warn(line));
-  const ownStore = relayOptions.store ? undefined : await createRelayStore(config, (line) => log(`[live-visitors-relay] ${line}`));
+  const storeLog = (line: string) => log(`[live-visitors-relay] ${line}`);
+  const ownStore = relayOptions.store ? undefined : await createRelayStore(config, storeLog);
+  let ownRegistrations: Awaited<ReturnType<typeof createRegistrationStore>>;
   try {
-    const server = await serveOnNode(createRelay({ ...relayOptions, config, store: relayOptions.store ?? ownStore }), {
+    ownRegistrations = relayOptions.registrationStore ? undefined : await createRegistrationStore(config, storeLog);
+  } catch (error) {
+    await ownStore?.close();
+    throw error;
+  }
+  const registrationStore = relayOptions.registrationStore ?? ownRegistrations;
+  try {
+    const relay = createRelay({ ...relayOptions, config, store: relayOptions.store ?? ownStore, registrationStore });
+    const server = await serveOnNode(relay, {
       port,
       hostname,
       graceMs: GRACE_MS,
@@ -39,10 +50,12 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
       async close() {
         await server.close();
         await ownStore?.close();
+        await ownRegistrations?.close();
       },
     };
   } catch (error) {
     await ownStore?.close();
+    await ownRegistrations?.close();
     throw error;
   }
 }

@@ -1,0 +1,141 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { ErrorReply } from 'redis';
+import { HOUR_MS } from '../../../server-kit/rolling-hour.js';
+import { RedisConnection, type Reply } from '../store/redis-connection.js';
+import { parseRedisUrl } from '../store/redis-url.js';
+import type { BudgetDecision } from '../store/relay-store.js';
+import type { RegistrationRecord } from './registration-record.js';
+import type { RegistrationStore } from './registration-store.js';
+
+/** Writes or removes one registration and moves the version on, atomically. KEYS: the hash, the version; ARGV: id, record (none: remove). */
+const CHANGE_SCRIPT = `local changed
+if ARGV[2] then changed = redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) + 1 else changed = redis.call('HDEL', KEYS[1], ARGV[1]) end
+if changed > 0 then redis.call('INCR', KEYS[2]) end
+return changed`;
+
+/**
+ * One website's rolling hour (a sorted set kept an hour): forget requests an hour old, count the
+ * rest, add this one when under the limit. Returns taken (0/1) and, at the limit, the time of the
+ * request whose leaving makes room. KEYS[1] the set; ARGV: now, limit, a unique member, 1 h in ms.
+ */
+const WEBSITE_BUDGET_SCRIPT = `local now = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[4]))
+local used = redis.call('ZCARD', KEYS[1])
+local limit = tonumber(ARGV[2])
+local taken = 0
+if used < limit then
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
+  used = used + 1
+  taken = 1
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+if used < limit then return {taken, false} end
+local slot = redis.call('ZRANGE', KEYS[1], used - limit, used - limit, 'WITHSCORES')
+return {taken, slot[2] or false}`;
+
+const sha1 = (source: string) => createHash('sha1').update(source).digest('hex');
+
+/**
+ * Registrations in Redis, shared by the fleet: one hash (`{prefix}registrations`, website id to
+ * record) and a version counter that every change moves on, so an instance reloads the hash only
+ * when something changed. The two are the only keys without an expiry: a registration lasts until
+ * its owner removes it. Each website's hourly budget is a sorted set that expires.
+ */
+export class RedisRegistrationStore implements RegistrationStore {
+  readonly #connection: RedisConnection;
+  readonly #prefix: string;
+
+  private constructor(connection: RedisConnection, prefix: string) {
+    this.#connection = connection;
+    this.#prefix = prefix;
+  }
+
+  static async connect(options: { url: string; prefix: string; log?: (line: string) => void }): Promise<RedisRegistrationStore> {
+    const log = options.log ?? ((line: string) => console.warn(line));
+    return new RedisRegistrationStore(await RedisConnection.open(parseRedisUrl(options.url), log), options.prefix);
+  }
+
+  async version(): Promise<string> {
+    const reply = await this.#send('read the registrations version', ['GET', `${this.#prefix}registrations:version`]);
+    return typeof reply === 'string' ? reply : '0';
+  }
+
+  async all(): Promise<ReadonlyMap<string, unknown>> {
+    const reply = await this.#send('read the registrations', ['HGETALL', `${this.#prefix}registrations`]);
+    const records = new Map<string, unknown>();
+    // node-redis answers HGETALL with an object (RESP2) or a Map (RESP3).
+    const entries = reply instanceof Map ? [...reply.entries()] : typeof reply === 'object' && reply !== null ? Object.entries(reply) : [];
+    for (const [id, text] of entries) records.set(String(id), parseJson(text));
+    return records;
+  }
+
+  async get(websiteId: string): Promise<unknown> {
+    const reply = await this.#send(`read the registration of "${websiteId}"`, ['HGET', `${this.#prefix}registrations`, websiteId]);
+    return reply === null ? null : parseJson(reply);
+  }
+
+  async put(record: RegistrationRecord): Promise<void> {
+    await this.#change(`write the registration of "${record.websiteId}"`, [record.websiteId, JSON.stringify(record)]);
+  }
+
+  async remove(websiteId: string): Promise<boolean> {
+    return (await this.#change(`remove the registration of "${websiteId}"`, [websiteId])) > 0;
+  }
+
+  async takeWebsiteBudget(websiteId: string, nowMs: number, limit: number): Promise<BudgetDecision> {
+    const doing = `count an upstream request in the budget of "${websiteId}"`;
+    const reply = await this.#script(
+      doing,
+      WEBSITE_BUDGET_SCRIPT,
+      [`${this.#prefix}website-budget:${websiteId}`],
+      [String(nowMs), String(limit), randomUUID(), String(HOUR_MS)],
+    );
+    if (!Array.isArray(reply) || (reply[0] !== 0 && reply[0] !== 1))
+      throw new Error(`store: Redis answered something else when asked to ${doing}`);
+    const slotMs = typeof reply[1] === 'string' ? Number(reply[1]) : null;
+    const nextRoomAtMs = reply[0] === 1 && slotMs === null ? nowMs : (slotMs ?? nowMs) + HOUR_MS;
+    return { taken: reply[0] === 1, nextRoomAtMs };
+  }
+
+  close(): Promise<void> {
+    return this.#connection.close();
+  }
+
+  async #change(doing: string, args: string[]): Promise<number> {
+    const keys = [`${this.#prefix}registrations`, `${this.#prefix}registrations:version`];
+    const reply = await this.#script(doing, CHANGE_SCRIPT, keys, args);
+    if (typeof reply !== 'number') throw new Error(`store: Redis answered something else when asked to ${doing}`);
+    return reply;
+  }
+
+  /** EVALSHA, and EVAL once when Redis does not know the script yet (a restart forgets them). */
+  async #script(doing: string, source: string, keys: string[], args: string[]): Promise<Reply> {
+    try {
+      return await this.#connection.send(['EVALSHA', sha1(source), String(keys.length), ...keys, ...args]);
+    } catch (error) {
+      if (!(error instanceof ErrorReply && error.message.startsWith('NOSCRIPT'))) throw this.#failure(doing, error);
+      return this.#send(doing, ['EVAL', source, String(keys.length), ...keys, ...args]);
+    }
+  }
+
+  async #send(doing: string, args: string[]): Promise<Reply> {
+    try {
+      return await this.#connection.send(args);
+    } catch (error) {
+      throw this.#failure(doing, error);
+    }
+  }
+
+  #failure(doing: string, error: unknown): Error {
+    return new Error(`store: Redis at ${this.#connection.label} could not ${doing}: ${this.#connection.describe(error)}`, { cause: error });
+  }
+}
+
+function parseJson(text: unknown): unknown {
+  if (typeof text !== 'string') return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}

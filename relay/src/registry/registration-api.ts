@@ -1,0 +1,109 @@
+import { FastResponse } from 'srvx';
+import { readCappedText } from '../../../server-kit/capped-body.js';
+import { isPlainObject } from '../../../server-kit/config-checks.js';
+import { errorResponse, type ResponseContext } from '../responses.js';
+import type { Refusal, Registrations } from './registrations.js';
+
+/** `PUT`/`DELETE /api/v1/websites/{websiteId}`: the prefix before the id. */
+export const WEBSITES_PATH = '/api/v1/websites/';
+/** A registration's body is a few origins: anything larger is not one. */
+export const MAX_REGISTRATION_BODY_BYTES = 4 * 1024;
+const METHODS = 'PUT, DELETE';
+const BODY_FIELDS = ['allowOrigins', 'hourlyBudget'];
+
+/**
+ * The registration API: `PUT` registers or replaces (`201`/`200`, `{ websiteId, allowOrigins }`),
+ * `DELETE` removes (`204`), each with `Authorization: Bearer <token>`; every refusal is the
+ * service's `{ "error" }` with its status. Same origin only (no CORS): the owner page and tools
+ * such as curl call it, never another site's pages. Nothing here ever echoes the token.
+ */
+export async function answerRegistration(
+  registrations: Registrations,
+  request: Request,
+  pathname: string,
+  requester: string,
+  context: ResponseContext,
+): Promise<Response> {
+  const websiteId = readPathId(pathname);
+  if (websiteId === null) {
+    return errorResponse(400, `The path must be ${WEBSITES_PATH}{websiteId}, the id URL-encoded once`, context);
+  }
+  const method = request.method.toUpperCase();
+  if (method !== 'PUT' && method !== 'DELETE') {
+    return errorResponse(405, `Method ${method} is not allowed on ${WEBSITES_PATH}{websiteId}. Allowed: ${METHODS}`, context, {
+      Allow: METHODS,
+    });
+  }
+  const token = readBearer(request.headers.get('authorization'));
+  if (token === null) {
+    return errorResponse(401, "Send the website's API token as Authorization: Bearer <token>; it proves the website is yours", context, {
+      'WWW-Authenticate': 'Bearer',
+    });
+  }
+  if (method === 'DELETE') {
+    const removed = await registrations.remove(websiteId, token, requester);
+    return removed.outcome === 'removed' ? new FastResponse(null, { status: 204, headers: NO_STORE }) : refused(removed, context);
+  }
+  const body = await readBody(request);
+  if ('error' in body) return errorResponse(body.status, body.error, context);
+  const registered = await registrations.register({ websiteId, token, requester, ...body.fields });
+  if (registered.outcome === 'refused') return refused(registered, context);
+  const { allowOrigins } = registered.registration;
+  return new FastResponse(JSON.stringify({ websiteId, allowOrigins }), {
+    status: registered.outcome === 'created' ? 201 : 200,
+    headers: { ...NO_STORE, 'Content-Type': 'application/json' },
+  });
+}
+
+const NO_STORE = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+
+function refused(refusal: Refusal, context: ResponseContext): Response {
+  const headers: Record<string, string> =
+    refusal.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(refusal.retryAfterSeconds) };
+  if (refusal.status === 401) headers['WWW-Authenticate'] = 'Bearer';
+  return errorResponse(refusal.status, refusal.message, context, headers);
+}
+
+/** The one path segment after the prefix, decoded; null for none, more than one, or a bad encoding. */
+function readPathId(pathname: string): string | null {
+  const encoded = pathname.slice(WEBSITES_PATH.length);
+  if (encoded === '' || encoded.includes('/')) return null;
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return null;
+  }
+}
+
+/** `Bearer <token>` (scheme in any case); the token's shape is the registry's to judge. */
+function readBearer(header: string | null): string | null {
+  const match = header === null ? null : /^Bearer +(\S+) *$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+type Body = { fields: { allowOrigins?: readonly string[] | null; hourlyBudget?: number } } | { status: 400 | 413; error: string };
+
+/** Nothing, or a JSON object of the known fields; the registry checks their values. */
+async function readBody(request: Request): Promise<Body> {
+  const text = await readCappedText(request, MAX_REGISTRATION_BODY_BYTES).catch(() => '');
+  if (text === undefined) return { status: 413, error: `The body must be at most ${MAX_REGISTRATION_BODY_BYTES / 1024} KB of JSON` };
+  if (text.trim() === '') return { fields: {} };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { status: 400, error: 'The body must be JSON like { "allowOrigins": ["https://shop.example"] }, or empty' };
+  }
+  if (!isPlainObject(json))
+    return { status: 400, error: 'The body must be a JSON object like { "allowOrigins": ["https://shop.example"] }' };
+  const unknown = Object.keys(json).filter((field) => !BODY_FIELDS.includes(field));
+  if (unknown.length > 0) {
+    return { status: 400, error: `Unknown field(s) ${unknown.slice(0, 4).join(', ')}: the body takes ${BODY_FIELDS.join(' and ')}` };
+  }
+  const { allowOrigins, hourlyBudget } = json;
+  if (allowOrigins !== undefined && allowOrigins !== null && !Array.isArray(allowOrigins)) {
+    return { status: 400, error: 'allowOrigins must be a list of origins like ["https://shop.example"], or null for any origin' };
+  }
+  if (hourlyBudget !== undefined && typeof hourlyBudget !== 'number') return { status: 400, error: 'hourlyBudget must be a whole number' };
+  return { fields: { allowOrigins: allowOrigins as string[] | null | undefined, hourlyBudget } };
+}

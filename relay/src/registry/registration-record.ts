@@ -1,0 +1,73 @@
+import { isPlainObject } from '../../../server-kit/config-checks.js';
+import { isOrigin, SHOPIFY_SHOP_SYNTAX } from '../config.js';
+import type { RegistrationView } from './registrations.js';
+import type { SealedToken } from './token-cipher.js';
+
+/** A registration as a store keeps it: everything an owner sees, and the token encrypted. */
+export interface RegistrationRecord extends RegistrationView {
+  readonly token: SealedToken;
+  /** When it was written (ms since the epoch), for owners and backups. */
+  readonly savedAtMs: number;
+}
+
+/** Origins one registration may list: a shop has a few domains, not hundreds. */
+export const MAX_ALLOWED_ORIGINS = 16;
+/** Per-website hourly budgets: from one request an hour to the largest plan's limit. */
+export const MAX_WEBSITE_HOURLY_BUDGET = 1_000_000;
+/** The Free plan's hourly limit: a registration without one cannot overspend any plan. */
+export const DEFAULT_WEBSITE_HOURLY_BUDGET = 100;
+
+const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+/** A 96-bit IV in base64. */
+const IV_LENGTH = 16;
+/** Ciphertext of a token of at most 256 characters with its tag, in base64, with room. */
+const MAX_SEALED_LENGTH = 512;
+
+/**
+ * A stored registration, checked: the record of `websiteId` with every field in bounds, or null
+ * for anything else (another program's key, a record cut short, one copied under another id).
+ * Only this function reads what a store returns.
+ */
+export function readRegistrationRecord(raw: unknown, websiteId: string): RegistrationRecord | null {
+  if (!isPlainObject(raw) || raw.websiteId !== websiteId) return null;
+  const { allowOrigins, hourlyBudget, tokenEnding, shop, token, savedAtMs } = raw;
+  if (!(allowOrigins === null || isOriginList(allowOrigins))) return null;
+  if (!Number.isSafeInteger(hourlyBudget) || (hourlyBudget as number) < 1 || (hourlyBudget as number) > MAX_WEBSITE_HOURLY_BUDGET)
+    return null;
+  if (typeof tokenEnding !== 'string' || tokenEnding.length > 4) return null;
+  if (!(shop === null || (typeof shop === 'string' && SHOPIFY_SHOP_SYNTAX.test(shop)))) return null;
+  if (!Number.isSafeInteger(savedAtMs)) return null;
+  const sealed = readSealedToken(token);
+  if (!sealed) return null;
+  return {
+    websiteId,
+    allowOrigins: allowOrigins === null ? null : Object.freeze([...(allowOrigins as string[])]),
+    hourlyBudget: hourlyBudget as number,
+    tokenEnding,
+    shop: shop as string | null,
+    token: sealed,
+    savedAtMs: savedAtMs as number,
+  };
+}
+
+function readSealedToken(raw: unknown): SealedToken | null {
+  if (!isPlainObject(raw)) return null;
+  const { keyId, iv, sealed } = raw;
+  if (typeof keyId !== 'string' || !KEY_ID.test(keyId)) return null;
+  if (typeof iv !== 'string' || iv.length !== IV_LENGTH || !BASE64.test(iv)) return null;
+  if (typeof sealed !== 'string' || sealed.length > MAX_SEALED_LENGTH || !BASE64.test(sealed)) return null;
+  return { keyId, iv, sealed };
+}
+
+/** Exact `http(s)` origins: scheme, host and port, no path. */
+/** One to `MAX_ALLOWED_ORIGINS` exact `http(s)` origins. */
+export function isOriginList(value: unknown): value is readonly string[] {
+  return Array.isArray(value) && value.length >= 1 && value.length <= MAX_ALLOWED_ORIGINS && value.every(isOrigin);
+}
+
+/** What an owner may see: the record without its encrypted token. */
+export function viewOf(record: RegistrationRecord): RegistrationView {
+  const { websiteId, allowOrigins, hourlyBudget, tokenEnding, shop } = record;
+  return { websiteId, allowOrigins, hourlyBudget, tokenEnding, shop };
+}

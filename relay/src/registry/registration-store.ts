@@ -1,0 +1,25 @@
+import type { BudgetDecision } from '../store/relay-store.js';
+import type { RegistrationRecord } from './registration-record.js';
+
+/**
+ * Where registrations live, so they survive restarts and every instance of a fleet sees them:
+ * Redis, a Durable Object's storage, a file one Node instance writes atomically, or (when the
+ * config says they may be lost) memory. Tokens arrive here already encrypted.
+ *
+ * Every method may reject (the store is unreachable): registering then fails with 503, and
+ * serving goes on with the registrations this instance already has.
+ */
+export interface RegistrationStore {
+  /** Changes whenever a registration is written or removed: instances reload everything only then. */
+  version(): Promise<string>;
+  /** Every registration, unchecked (read each with `readRegistrationRecord`), by website id. */
+  all(): Promise<ReadonlyMap<string, unknown>>;
+  /** One registration, unchecked, or null. */
+  get(websiteId: string): Promise<unknown>;
+  put(record: RegistrationRecord): Promise<void>;
+  /** True when there was one. */
+  remove(websiteId: string): Promise<boolean>;
+  /** Counts one upstream request in the website's own rolling hour, if `limit` allows it; the whole fleet's, with a shared store. */
+  takeWebsiteBudget(websiteId: string, nowMs: number, limit: number): Promise<BudgetDecision>;
+  close(): Promise<void>;
+}

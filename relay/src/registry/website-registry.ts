@@ -1,0 +1,427 @@
+import { RollingHourLimit } from '../../../server-kit/rolling-hour.js';
+import type { RealtimeReport } from '../../../src/contract/report.js';
+import { BEARER_TOKEN_SYNTAX, MAX_IDENTIFIER_LENGTH } from '../../../src/contract/request.js';
+import { type RelayConfig, type RelayedWebsite, relayedWebsite } from '../config.js';
+import type { BudgetDecision } from '../store/relay-store.js';
+import type { UpstreamResult } from '../upstream.js';
+import {
+  DEFAULT_WEBSITE_HOURLY_BUDGET,
+  isOriginList,
+  MAX_ALLOWED_ORIGINS,
+  MAX_WEBSITE_HOURLY_BUDGET,
+  type RegistrationRecord,
+  readRegistrationRecord,
+  viewOf,
+} from './registration-record.js';
+import type { RegistrationStore } from './registration-store.js';
+import type {
+  BindOutcome,
+  Refusal,
+  RegisterOutcome,
+  RegistrationRequest,
+  Registrations,
+  RegistrationView,
+  RemoveOutcome,
+} from './registrations.js';
+import { type TokenCipher, UnreadableToken } from './token-cipher.js';
+
+/** One registered website as this instance serves it. */
+export interface RegisteredWebsite {
+  readonly record: RegistrationRecord;
+  /** The website with its decrypted token; null when the record does not decrypt. */
+  readonly website: RelayedWebsite | null;
+  /** Why the record does not decrypt, for the owner and the log; null when it does. */
+  readonly unreadable: string | null;
+}
+
+export interface RegistryParts {
+  readonly config: Pick<RelayConfig, 'websites' | 'interval' | 'registrationsPerHour' | 'maxWebsites' | 'encryptionKeys' | 'selfServe'>;
+  readonly store: RegistrationStore;
+  readonly cipher: TokenCipher;
+  /** Asks the service once for a website's report: the very fetch the relay serves websites with. */
+  readonly fetchReport: (website: RelayedWebsite) => Promise<UpstreamResult>;
+  /** Counts one upstream request in the relay's own hourly budget (the whole fleet's, with a shared store). */
+  readonly takeRelayBudget: (nowMs: number) => Promise<BudgetDecision>;
+  /** Keeps the report the check fetched as the website's first answer, so its first shopper costs no second request. */
+  readonly keepFirstAnswer: (websiteId: string, report: RealtimeReport) => Promise<void>;
+  /** A registered website (new, changed or gone) changed: its served state must follow. */
+  readonly onChange: (websiteId: string, registered: RegisteredWebsite | undefined) => void;
+  readonly now: () => number;
+  readonly log: (line: string) => void;
+}
+
+/** How often an instance looks for registrations made or removed elsewhere in the fleet, at most. */
+const MAX_SYNC_PERIOD_MS = 5_000;
+/** One requester gets this share of `registrationsPerHour` (at least one attempt). */
+const REQUESTER_SHARE = 10;
+/** Requesters remembered for their limit; past this the oldest are forgotten (each could only be let through again once). */
+const MAX_REQUESTERS = 10_000;
+
+/**
+ * The relay's registered websites: `Registrations` for owners and the Shopify app, and the index
+ * the hot path reads without I/O (`lookup`). The index follows the store: it is reloaded when the
+ * store's version moves, looked at every few seconds (never less often than every half interval)
+ * while requests come, so every instance of a fleet serves a new or removed registration within
+ * one interval.
+ */
+export class WebsiteRegistry implements Registrations {
+  readonly #parts: RegistryParts;
+  readonly #staticIds: ReadonlySet<string>;
+  readonly #entries = new Map<string, RegisteredWebsite>();
+  readonly #shops = new Map<string, string>();
+  readonly #attempts: RollingHourLimit;
+  readonly #attemptsBy = new Map<string, RollingHourLimit>();
+  readonly #syncPeriodMs: number;
+  #version: string | undefined;
+  #syncDueAtMs = Number.NEGATIVE_INFINITY;
+  #syncing: Promise<void> | undefined;
+  #ready = false;
+  /** Settles once the registrations were first read (or failed to be): until then a miss is not yet a 404. */
+  readonly ready: Promise<void>;
+
+  constructor(parts: RegistryParts) {
+    this.#parts = parts;
+    this.#staticIds = new Set(parts.config.websites.map((website) => website.id));
+    this.#attempts = new RollingHourLimit(parts.config.registrationsPerHour);
+    this.#syncPeriodMs = Math.min(MAX_SYNC_PERIOD_MS, (parts.config.interval * 1000) / 2);
+    this.ready = this.sync().then(() => {
+      this.#ready = true;
+    });
+  }
+
+  /** The registrations were read once (or the store failed once): a miss is a miss. */
+  get isReady(): boolean {
+    return this.#ready;
+  }
+
+  /** The registered website, from memory; starts a look at the store when one is due. Never waits. */
+  lookup(websiteId: string): RegisteredWebsite | undefined {
+    if (this.#parts.now() >= this.#syncDueAtMs) void this.sync();
+    return this.#entries.get(websiteId);
+  }
+
+  /** The website bound to a shop, from memory. */
+  shopWebsite(shop: string): string | undefined {
+    if (this.#parts.now() >= this.#syncDueAtMs) void this.sync();
+    return this.#shops.get(shop);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Reads the store's registrations when its version moved; one look at a time; never rejects. */
+  sync(): Promise<void> {
+    this.#syncDueAtMs = this.#parts.now() + this.#syncPeriodMs;
+    this.#syncing ??= this.#reload()
+      .catch((error: unknown) => this.#parts.log(`registrations: ${describe(error)}; serving the ones already read`))
+      .finally(() => {
+        this.#syncing = undefined;
+      });
+    return this.#syncing;
+  }
+
+  async #reload(): Promise<void> {
+    const { store } = this.#parts;
+    const version = await store.version();
+    if (version === this.#version) return;
+    const all = await store.all();
+    const seen = new Set<string>();
+    for (const [websiteId, raw] of all) {
+      const record = readRegistrationRecord(raw, websiteId);
+      if (!record) {
+        this.#parts.log(`registrations: the store holds something under "${websiteId}" that is not a registration; not served`);
+        continue;
+      }
+      seen.add(websiteId);
+      const known = this.#entries.get(websiteId);
+      if (known && sameRecord(known.record, record)) continue;
+      await this.#adopt(record);
+    }
+    for (const websiteId of [...this.#entries.keys()]) if (!seen.has(websiteId)) this.#forget(websiteId);
+    this.#version = version;
+  }
+
+  /** Decrypts a record and serves it from now on; one that does not decrypt is served as a 502 with a log line. */
+  async #adopt(record: RegistrationRecord): Promise<RegisteredWebsite> {
+    let entry: RegisteredWebsite;
+    try {
+      const token = await this.#parts.cipher.open(record.websiteId, record.token);
+      entry = { record, website: relayedWebsite(record.websiteId, token), unreadable: null };
+    } catch (error) {
+      const why = error instanceof UnreadableToken ? error.message : 'it does not decrypt';
+      this.#parts.log(
+        `registrations: the token of "${record.websiteId}" cannot be read (${why}); that website answers 502 until its owner registers it again`,
+      );
+      entry = { record, website: null, unreadable: why };
+    }
+    const previous = this.#entries.get(record.websiteId);
+    if (previous?.record.shop && previous.record.shop !== record.shop) this.#shops.delete(previous.record.shop);
+    this.#entries.set(record.websiteId, entry);
+    if (record.shop) this.#shops.set(record.shop, record.websiteId);
+    this.#parts.onChange(record.websiteId, entry);
+    return entry;
+  }
+
+  #forget(websiteId: string): void {
+    const entry = this.#entries.get(websiteId);
+    if (!entry) return;
+    this.#entries.delete(websiteId);
+    if (entry.record.shop && this.#shops.get(entry.record.shop) === websiteId) this.#shops.delete(entry.record.shop);
+    this.#parts.onChange(websiteId, undefined);
+  }
+
+  async register(request: RegistrationRequest): Promise<RegisterOutcome> {
+    const malformed = checkRequest(request);
+    if (malformed) return malformed;
+    const { websiteId, token } = request;
+    if (this.#staticIds.has(websiteId)) return configured(websiteId);
+    const limited = this.#limitAttempt(request.requester);
+    if (limited) return limited;
+    const existing = await this.#storedRecord(websiteId);
+    if (existing === 'down') return storeDown();
+    if (!existing && (await this.#count()) >= this.#parts.config.maxWebsites) {
+      return refusal(
+        429,
+        `This relay holds its maximum of ${this.#parts.config.maxWebsites} websites; ask its operator to raise maxWebsites`,
+      );
+    }
+    const checked = await this.#checkWithService(websiteId, token);
+    if (checked.outcome === 'refused') return checked;
+    const record = await this.#sealed(websiteId, token, {
+      allowOrigins: request.allowOrigins ?? null,
+      hourlyBudget: request.hourlyBudget ?? DEFAULT_WEBSITE_HOURLY_BUDGET,
+      shop: existing ? existing.shop : null,
+    });
+    try {
+      await this.#parts.store.put(record);
+    } catch (error) {
+      this.#parts.log(`registrations: could not store "${websiteId}": ${describe(error)}`);
+      return storeDown();
+    }
+    await this.#adopt(record);
+    await this.#parts.keepFirstAnswer(websiteId, checked.report).catch(() => {});
+    return { outcome: existing ? 'replaced' : 'created', registration: viewOf(record) };
+  }
+
+  async remove(websiteId: string, token: string, requester: string): Promise<RemoveOutcome> {
+    if (this.#staticIds.has(websiteId)) return configured(websiteId);
+    if (!isWebsiteId(websiteId) || !isToken(token)) return refusal(400, TOKEN_SHAPE);
+    const existing = await this.#storedRecord(websiteId);
+    if (existing === 'down') return storeDown();
+    if (!existing) return refusal(404, `No website "${websiteId}" is registered on this relay`);
+    if (!(await this.#holdsStoredToken(existing, token))) {
+      // An owner who rotated the token proves ownership with the new one, which the service accepts now.
+      const limited = this.#limitAttempt(requester);
+      if (limited) return limited;
+      const checked = await this.#checkWithService(websiteId, token);
+      if (checked.outcome === 'refused') return checked.status === 404 || checked.status === 401 ? refusal(401, WRONG_TOKEN) : checked;
+    }
+    return this.#removeRecord(websiteId);
+  }
+
+  async read(websiteId: string): Promise<RegistrationView | null> {
+    const existing = await this.#storedRecord(websiteId);
+    if (existing === 'down') throw new Error('the registrations store is unreachable');
+    return existing ? viewOf(existing) : null;
+  }
+
+  async bindShop(shop: string, websiteId: string): Promise<BindOutcome> {
+    if (this.#staticIds.has(websiteId)) return configured(websiteId);
+    const existing = await this.#storedRecord(websiteId);
+    if (existing === 'down') return storeDown();
+    if (!existing) return refusal(404, `No website "${websiteId}" is registered on this relay: register it first`);
+    await this.sync();
+    const before = this.#shops.get(shop);
+    if (before !== undefined && before !== websiteId) {
+      const removed = await this.#removeRecord(before);
+      if (removed.outcome === 'refused') return removed;
+    }
+    let record: RegistrationRecord = { ...existing, shop, savedAtMs: Date.now() };
+    // A write re-encrypts under the newest key, as every write does.
+    const entry = this.#entries.get(websiteId);
+    if (entry?.website && existing.token.keyId !== this.#parts.cipher.currentKeyId) {
+      record = { ...record, token: await this.#parts.cipher.seal(websiteId, entry.website.token) };
+    }
+    try {
+      await this.#parts.store.put(record);
+    } catch (error) {
+      this.#parts.log(`registrations: could not bind "${websiteId}" to ${shop}: ${describe(error)}`);
+      return storeDown();
+    }
+    await this.#adopt(record);
+    return { outcome: 'bound', registration: viewOf(record) };
+  }
+
+  async websiteOfShop(shop: string): Promise<string | null> {
+    await this.sync();
+    return this.#shops.get(shop) ?? null;
+  }
+
+  async removeShop(shop: string): Promise<void> {
+    await this.sync();
+    const websiteId = this.#shops.get(shop);
+    if (websiteId === undefined) return;
+    const removed = await this.#removeRecord(websiteId);
+    if (removed.outcome === 'refused') throw new Error(removed.message);
+  }
+
+  async #removeRecord(websiteId: string): Promise<RemoveOutcome> {
+    try {
+      await this.#parts.store.remove(websiteId);
+    } catch (error) {
+      this.#parts.log(`registrations: could not remove "${websiteId}": ${describe(error)}`);
+      return storeDown();
+    }
+    this.#forget(websiteId);
+    return { outcome: 'removed' };
+  }
+
+  /** The stored record, checked; null when there is none; 'down' when the store failed. */
+  async #storedRecord(websiteId: string): Promise<RegistrationRecord | null | 'down'> {
+    try {
+      return readRegistrationRecord(await this.#parts.store.get(websiteId), websiteId);
+    } catch (error) {
+      this.#parts.log(`registrations: could not read "${websiteId}": ${describe(error)}`);
+      return 'down';
+    }
+  }
+
+  async #count(): Promise<number> {
+    await this.sync();
+    return this.#entries.size;
+  }
+
+  async #holdsStoredToken(record: RegistrationRecord, token: string): Promise<boolean> {
+    try {
+      return sameText(await this.#parts.cipher.open(record.websiteId, record.token), token);
+    } catch {
+      return false;
+    }
+  }
+
+  async #sealed(
+    websiteId: string,
+    token: string,
+    fields: Pick<RegistrationRecord, 'allowOrigins' | 'hourlyBudget' | 'shop'>,
+  ): Promise<RegistrationRecord> {
+    return {
+      websiteId,
+      ...fields,
+      tokenEnding: token.slice(-4),
+      token: await this.#parts.cipher.seal(websiteId, token),
+      savedAtMs: Date.now(),
+    };
+  }
+
+  /** One request to the service, within the relay's budget: only a valid report for exactly this website passes. */
+  async #checkWithService(websiteId: string, token: string): Promise<{ outcome: 'checked'; report: RealtimeReport } | Refusal> {
+    const { takeRelayBudget, fetchReport, now } = this.#parts;
+    let decision: BudgetDecision;
+    try {
+      decision = await takeRelayBudget(now());
+    } catch {
+      return storeDown();
+    }
+    if (!decision.taken) {
+      return refusal(503, "This relay's hourly budget of upstream requests is spent; try again later", decision.nextRoomAtMs - now());
+    }
+    const result = await fetchReport(relayedWebsite(websiteId, token));
+    if ('report' in result) return { outcome: 'checked', report: result.report };
+    const { kind, status } = result.failure;
+    switch (kind) {
+      case 'unauthorized':
+        return refusal(401, WRONG_TOKEN);
+      case 'not-found':
+        return refusal(404, `The analytics service does not know a website "${websiteId}": check the website ID`);
+      case 'timeout':
+        return refusal(504, `The analytics service did not answer in time; nothing was stored. Try again`);
+      default:
+        return refusal(
+          502,
+          `The analytics service failed (${status === null ? 'unreachable' : `it answered ${status}`}); nothing was stored. Try again later`,
+        );
+    }
+  }
+
+  /** Per requester and in all, over a rolling hour. */
+  #limitAttempt(requester: string): Refusal | null {
+    const nowMs = this.#parts.now();
+    let own = this.#attemptsBy.get(requester);
+    if (!own) {
+      if (this.#attemptsBy.size >= MAX_REQUESTERS) this.#attemptsBy.delete(this.#attemptsBy.keys().next().value as string);
+      own = new RollingHourLimit(Math.max(1, Math.floor(this.#parts.config.registrationsPerHour / REQUESTER_SHARE)));
+      this.#attemptsBy.set(requester, own);
+    }
+    if (own.used(nowMs) >= own.limit) {
+      return refusal(429, 'Too many registration attempts from this address; try again later', own.nextRoomAt(nowMs) - nowMs);
+    }
+    if (!this.#attempts.tryTake(nowMs)) {
+      return refusal(429, 'Too many registration attempts on this relay; try again later', this.#attempts.nextRoomAt(nowMs) - nowMs);
+    }
+    own.tryTake(nowMs);
+    return null;
+  }
+}
+
+const WRONG_TOKEN = 'The analytics service refused this token for this website: copy the API token again from its settings';
+const TOKEN_SHAPE = `The token must be a Bearer token: 1 to ${MAX_IDENTIFIER_LENGTH} letters, digits and - . _ ~ + / (then optional =)`;
+
+/** A website id as the relay's URLs carry it: printable, without spaces, bounded. */
+export function isWebsiteId(value: string): boolean {
+  return value.length > 0 && value.length <= MAX_IDENTIFIER_LENGTH && /^[\x21-\x7e]+$/.test(value);
+}
+
+function isToken(value: string): boolean {
+  return value.length <= MAX_IDENTIFIER_LENGTH && BEARER_TOKEN_SYNTAX.test(value);
+}
+
+function checkRequest({ websiteId, token, allowOrigins, hourlyBudget }: RegistrationRequest): Refusal | null {
+  if (!isWebsiteId(websiteId)) {
+    return refusal(400, `The website ID must be 1 to ${MAX_IDENTIFIER_LENGTH} printable characters without spaces`);
+  }
+  if (!isToken(token)) return refusal(400, TOKEN_SHAPE);
+  if (allowOrigins !== undefined && allowOrigins !== null && !isOriginList(allowOrigins)) {
+    return refusal(
+      400,
+      `allowOrigins must list 1 to ${MAX_ALLOWED_ORIGINS} origins like "https://shop.example": scheme, host and port only, no path or trailing slash`,
+    );
+  }
+  if (
+    hourlyBudget !== undefined &&
+    !(Number.isSafeInteger(hourlyBudget) && hourlyBudget >= 1 && hourlyBudget <= MAX_WEBSITE_HOURLY_BUDGET)
+  ) {
+    return refusal(400, `hourlyBudget must be a whole number of upstream requests from 1 to ${MAX_WEBSITE_HOURLY_BUDGET}`);
+  }
+  return null;
+}
+
+function configured(websiteId: string): Refusal {
+  return refusal(409, `"${websiteId}" is one of the relay's configured websites: only its operator changes it, in the config`);
+}
+
+function storeDown(): Refusal {
+  return refusal(503, 'The relay cannot reach its store of registrations; nothing was changed. Try again shortly');
+}
+
+function refusal(status: Refusal['status'], message: string, retryAfterMs?: number): Refusal {
+  return retryAfterMs === undefined
+    ? { outcome: 'refused', status, message }
+    : { outcome: 'refused', status, message, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
+}
+
+function sameRecord(a: RegistrationRecord, b: RegistrationRecord): boolean {
+  return a.savedAtMs === b.savedAtMs && a.token.sealed === b.token.sealed && a.shop === b.shop;
+}
+
+/** Compares two texts in time that depends only on their lengths. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let index = 0; index < a.length; index += 1) difference |= a.charCodeAt(index) ^ b.charCodeAt(index);
+  return difference === 0;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
