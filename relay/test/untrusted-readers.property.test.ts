@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../../server-kit/rolling-hour.js';
 import { retryAfterSeconds } from '../../src/contract/retry-after.js';
+import { holds } from '../../test/support/properties.js';
 import { parseRelayConfig, RelayConfigError } from '../src/config.js';
 import { parseRelayConfigWithEnvironment, RELAY_ENVIRONMENT_VARIABLES } from '../src/environment-overrides.js';
 import { Redactor, secretForms } from '../src/redaction.js';
@@ -17,7 +18,6 @@ import { FUTURE_TOLERANCE_MS, maxWaitMs, readBudgetDecision, readWebsiteState } 
 
 const WEBSITE = 'shop-a';
 const TOKEN = 'tokA-SECRET-7f3a9c';
-const RUNS = { numRuns: 1_000, verbose: true } as const;
 
 /** Any time a store could hold: ordinary, absurd, not finite. */
 const anyTime = fc.oneof(
@@ -65,7 +65,7 @@ const storeValue = fc.oneof(
 
 describe('readWebsiteState, for anything a store returns', () => {
   it('never throws, and whatever it accepts is bounded: no answer from the future, no wait past its cap, no quoted words', () => {
-    fc.assert(
+    holds(
       fc.property(storeValue, aNow, anInterval, (raw, nowMs, intervalMs) => {
         const reading = readWebsiteState(raw, { websiteId: WEBSITE, nowMs, intervalMs });
         if (reading.state === null) return;
@@ -79,12 +79,11 @@ describe('readWebsiteState, for anything a store returns', () => {
         }
         if (failure) expect(failure.reason).not.toMatch(/["\u202E]/);
       }),
-      RUNS,
     );
   });
 
   it('reads back exactly what the relay writes, when its times are honest', () => {
-    fc.assert(
+    holds(
       fc.property(aNow, anInterval, fc.nat({ max: 1e6 }), fc.integer({ min: 0, max: 600_000 }), (nowMs, intervalMs, visitors, ageMs) => {
         const state = {
           answer: { body: reportBody(visitors), etag: '"00ff00ff00ff00ff"', fetchedAtMs: nowMs - ageMs },
@@ -97,7 +96,6 @@ describe('readWebsiteState, for anything a store returns', () => {
           problem: null,
         });
       }),
-      RUNS,
     );
   });
 });
@@ -105,40 +103,37 @@ describe('readWebsiteState, for anything a store returns', () => {
 describe('readBudgetDecision, for anything a store returns', () => {
   it('never throws, and its next room is never before now nor more than an hour away', () => {
     const decisionLike = fc.oneof(fc.record({ taken: fc.oneof(fc.boolean(), fc.anything()), nextRoomAtMs: anyTime }), fc.anything());
-    fc.assert(
+    holds(
       fc.property(decisionLike, aNow, (raw, nowMs) => {
         const decision = readBudgetDecision(raw, nowMs);
         if (decision === null) return;
         expect(decision.nextRoomAtMs).toBeGreaterThanOrEqual(nowMs);
         expect(decision.nextRoomAtMs).toBeLessThanOrEqual(nowMs + HOUR_MS);
       }),
-      RUNS,
     );
   });
 });
 
 describe('Retry-After', () => {
   it('the relay sends is a small whole number of seconds for any pair of times', () => {
-    fc.assert(
+    holds(
       fc.property(anyTime, anyTime, (retryAtMs, nowMs) => {
         const header = retryAfterHeader(retryAtMs, nowMs);
         expect(header).toMatch(/^\d{1,4}$/);
         expect(Number(header)).toBeGreaterThanOrEqual(1);
         expect(Number(header)).toBeLessThanOrEqual(3_600);
       }),
-      RUNS,
     );
   });
 
   it('of the shared contract is a whole number of at least 1 for any wait up to a day', () => {
-    fc.assert(
+    holds(
       fc.property(aNow, fc.double({ min: -1e9, max: 86_400_000, noNaN: true }), (nowMs, waitMs) => {
         const seconds = retryAfterSeconds(nowMs + waitMs, nowMs);
         expect(Number.isSafeInteger(seconds)).toBe(true);
         expect(seconds).toBeGreaterThanOrEqual(1);
         expect(seconds).toBeLessThanOrEqual(86_400 + 1);
       }),
-      RUNS,
     );
   });
 });
@@ -165,7 +160,7 @@ describe('the relay config, for any input', () => {
   );
 
   it('parses or throws RelayConfigError, never anything else, never quoting the token, never a bound exceeded', () => {
-    fc.assert(
+    holds(
       fc.property(fc.oneof(configLike, fc.anything()), (input) => {
         try {
           const config = parseRelayConfig(input);
@@ -179,7 +174,6 @@ describe('the relay config, for any input', () => {
           expect((error as Error).message).not.toContain(TOKEN);
         }
       }),
-      RUNS,
     );
   });
 
@@ -189,7 +183,7 @@ describe('the relay config, for any input', () => {
       fc.constantFrom(...names),
       fc.oneof(fc.string(), fc.constant(JSON.stringify([{ id: WEBSITE, token: TOKEN }])), fc.constant(`[{"id":"x","token":"${TOKEN}"`)),
     );
-    fc.assert(
+    holds(
       fc.property(environment, (env) => {
         try {
           parseRelayConfigWithEnvironment({}, env);
@@ -198,7 +192,6 @@ describe('the relay config, for any input', () => {
           expect((error as Error).message).not.toContain(TOKEN);
         }
       }),
-      RUNS,
     );
   });
 });
@@ -213,7 +206,7 @@ describe('Redactor, for any text around any form of a secret', () => {
 
   it('never lets the token through, in any known form, in a log line or in words for it', () => {
     const redactor = new Redactor([TOKEN, 'other-SECRET-x']);
-    fc.assert(
+    holds(
       fc.property(surroundings, hiddenToken, surroundings, (before, token, after) => {
         const text = `${before}${token}${after}`;
         for (const out of [redactor.clean(text), redactor.words(text) ?? '']) {
@@ -224,7 +217,6 @@ describe('Redactor, for any text around any form of a secret', () => {
         const words = redactor.words(text);
         if (words !== null) expect(words).toMatch(/^[\x20-\x7e]*…?$/);
       }),
-      RUNS,
     );
   });
 });
