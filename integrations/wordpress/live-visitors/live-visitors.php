@@ -14,14 +14,20 @@
  * @package LiveVisitors
  */
 
+declare(strict_types=1);
+
 defined( 'ABSPATH' ) || exit;
 
 const LIVE_VISITORS_VERSION = '0.1.0';
 const LIVE_VISITORS_FILE    = __FILE__;
 
+require_once __DIR__ . '/includes/class-live-visitors-rules.php';
 require_once __DIR__ . '/includes/class-live-visitors-settings.php';
+require_once __DIR__ . '/includes/class-live-visitors-redactor.php';
 require_once __DIR__ . '/includes/class-live-visitors-upstream.php';
+require_once __DIR__ . '/includes/class-live-visitors-stored-records.php';
 require_once __DIR__ . '/includes/class-live-visitors-lock.php';
+require_once __DIR__ . '/includes/class-live-visitors-state-store.php';
 require_once __DIR__ . '/includes/class-live-visitors-relay.php';
 require_once __DIR__ . '/includes/class-live-visitors-route.php';
 require_once __DIR__ . '/includes/class-live-visitors-loader.php';
@@ -34,5 +40,5 @@ Live_Visitors_Loader::register_hooks();
 Live_Visitors_Element::register_hooks();
 Live_Visitors_Admin::register_hooks();
 
-// Deactivation leaves the site as it was before: the cached count and the lock go, the settings stay.
-register_deactivation_hook( __FILE__, array( 'Live_Visitors_Relay', 'forget_everything' ) );
+// Deactivation leaves the site as it was before: the cached count, the budget and the lock go, the settings stay.
+register_deactivation_hook( __FILE__, array( 'Live_Visitors_State_Store', 'forget_everything' ) );

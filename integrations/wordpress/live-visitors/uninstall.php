@@ -5,10 +5,15 @@
  * @package LiveVisitors
  */
 
+declare(strict_types=1);
+
 defined( 'WP_UNINSTALL_PLUGIN' ) || exit;
 
-delete_option( 'live_visitors_settings' );
-delete_transient( 'live_visitors_state' );
-delete_transient( 'live_visitors_budget' );
-global $wpdb;
-$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name = %s", '_live_visitors_lock' ) );
+// WordPress runs this file without the plugin's main file: the classes that know the names come here.
+require_once __DIR__ . '/includes/class-live-visitors-rules.php';
+require_once __DIR__ . '/includes/class-live-visitors-settings.php';
+require_once __DIR__ . '/includes/class-live-visitors-lock.php';
+require_once __DIR__ . '/includes/class-live-visitors-state-store.php';
+
+delete_option( Live_Visitors_Settings::OPTION );
+Live_Visitors_State_Store::forget_everything();

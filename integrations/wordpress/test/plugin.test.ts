@@ -172,7 +172,7 @@ describe('the element on WordPress pages, in Chromium', () => {
       `return do_shortcode( ${phpValue('[live_visitors min="4.2" text="say \'hi\' & <b>{count}</b>" notation="compact" disclosure="off" holdout="2"]')} );`,
     );
     expect(html).toBe(
-      `<live-visitors website-id="${RELAYED.id}" api-base="/wp-json/live-visitors" interval="60" min="5" text="say &#039;hi&#039; &amp; &lt;b&gt;{count}&lt;/b&gt;" notation="compact" disclosure="off" holdout="0.9" style="display: block; min-height: 2lh"></live-visitors>`,
+      `<live-visitors website-id="${RELAYED.id}" api-base="/wp-json/live-visitors" interval="60" min="5" text="say &#039;hi&#039; &amp; &lt;b&gt;{count}&lt;/b&gt;" notation="compact" disclosure="off" holdout="0.9" style="display:block;min-height:2lh"></live-visitors>`,
     );
   });
 

@@ -7,6 +7,8 @@
  * @var array<string, mixed> $attributes The block's attributes.
  */
 
+declare(strict_types=1);
+
 defined( 'ABSPATH' ) || exit;
 
 // Escaped where it is built (esc_attr on every value; the wrapper's attributes by WordPress). Not through

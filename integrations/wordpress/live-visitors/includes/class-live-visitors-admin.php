@@ -5,6 +5,8 @@
  * @package LiveVisitors
  */
 
+declare(strict_types=1);
+
 defined( 'ABSPATH' ) || exit;
 
 /**
@@ -135,7 +137,7 @@ final class Live_Visitors_Admin {
 		if ( ! Live_Visitors_Settings::is_complete( $settings ) ) {
 			return;
 		}
-		$state = Live_Visitors_Relay::status();
+		$state = Live_Visitors_Relay::last_outcome();
 		echo '<h2>' . esc_html__( 'Status', 'live-visitors' ) . '</h2><p>';
 		if ( null !== $state['answer'] ) {
 			$report = json_decode( $state['answer']['body'], true );
@@ -145,8 +147,12 @@ final class Live_Visitors_Admin {
 			echo esc_html__( 'No count yet: the first shopper\'s page asks for one.', 'live-visitors' ) . ' ';
 		}
 		if ( null !== $state['failure'] ) {
-			/* translators: %s: what the service answered. */
+			/* translators: %s: what happened, in the plugin's words (e.g. "answered 401: check the API token…"). */
 			echo esc_html( sprintf( __( 'Last failure: the analytics service %s.', 'live-visitors' ), $state['failure']['reason'] ) );
+			if ( null !== $state['failure']['said'] ) {
+				/* translators: %s: the service's own words, the token taken out. */
+				echo ' ' . esc_html( sprintf( __( 'It said: "%s".', 'live-visitors' ), $state['failure']['said'] ) );
+			}
 		}
 		echo '</p>';
 	}

@@ -5,6 +5,8 @@
  * @package LiveVisitors
  */
 
+declare(strict_types=1);
+
 defined( 'ABSPATH' ) || exit;
 
 /**
@@ -80,8 +82,8 @@ final class Live_Visitors_Element {
 		$attributes = array(
 			'website-id' => $settings['website_id'],
 			'api-base'   => Live_Visitors_Route::api_base(),
-			// The element polls no faster than every 15 s; the relay answers every poll from its cache.
-			'interval'   => (string) max( 15, $settings['interval'] ),
+			// The element polls no faster than its floor; the relay answers every poll from its cache.
+			'interval'   => (string) max( Live_Visitors_Rules::ELEMENT_MIN_INTERVAL_SECONDS, $settings['interval'] ),
 		);
 		$min = self::number( $options['min'] ?? null );
 		if ( null !== $min && $min > 1 ) {
@@ -106,7 +108,7 @@ final class Live_Visitors_Element {
 			$html .= ' ' . $name . '="' . esc_attr( $value ) . '"';
 		}
 		// Two lines kept for the sentence, so nothing moves when it appears (the README's snippet).
-		$element = $html . ' style="display: block; min-height: 2lh"></live-visitors>';
+		$element = $html . ' style="' . esc_attr( Live_Visitors_Rules::RESERVED_LINES_STYLE ) . '"></live-visitors>';
 		return '' === $wrapper ? $element : '<div ' . $wrapper . '>' . $element . '</div>';
 	}
 

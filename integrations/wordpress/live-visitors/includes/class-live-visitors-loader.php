@@ -5,6 +5,8 @@
  * @package LiveVisitors
  */
 
+declare(strict_types=1);
+
 defined( 'ABSPATH' ) || exit;
 
 /**

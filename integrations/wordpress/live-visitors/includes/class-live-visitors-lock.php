@@ -5,6 +5,8 @@
  * @package LiveVisitors
  */
 
+declare(strict_types=1);
+
 defined( 'ABSPATH' ) || exit;
 
 /**
@@ -12,11 +14,14 @@ defined( 'ABSPATH' ) || exit;
  * `INSERT IGNORE`, with an expiry in its value, so a worker that died holding it stalls nobody
  * past that moment (the next one takes it over with a compare-and-swap `UPDATE`). Released only
  * by its owner. `add_option` cannot serve: it inserts with `ON DUPLICATE KEY UPDATE`, so two
- * workers would both believe they won.
+ * workers would both believe they won. A value that is not the plugin's, or that claims more
+ * than a lock's life, is a stranger's (a skewed clock that died holding it): taken over at once.
  */
 final class Live_Visitors_Lock {
 
 	public const OPTION = '_live_visitors_lock';
+	/** The lock outlives the upstream request by the Node relay's claim slack: the holder's reads and writes fit in it. */
+	public const LIFE_MS = Live_Visitors_Rules::UPSTREAM_TIMEOUT_MS + Live_Visitors_Rules::CLAIM_SLACK_MS;
 
 	private string $owner;
 
@@ -25,14 +30,13 @@ final class Live_Visitors_Lock {
 	}
 
 	/**
-	 * Takes the lock for `$ttl_ms`, or says another worker holds it.
+	 * Takes the lock for its life, or says another worker holds it.
 	 *
 	 * @param int $now_ms Milliseconds since the epoch.
-	 * @param int $ttl_ms How long the lock lasts if this worker never releases it.
 	 */
-	public function acquire( int $now_ms, int $ttl_ms ): bool {
+	public function acquire( int $now_ms ): bool {
 		global $wpdb;
-		$value = ( $now_ms + $ttl_ms ) . '|' . $this->owner;
+		$value    = ( $now_ms + self::LIFE_MS ) . '|' . $this->owner;
 		$inserted = $wpdb->query( $wpdb->prepare( "INSERT IGNORE INTO {$wpdb->options} (option_name, option_value, autoload) VALUES (%s, %s, 'no')", self::OPTION, $value ) );
 		if ( 1 === $inserted ) {
 			return true;
@@ -42,11 +46,11 @@ final class Live_Visitors_Lock {
 			// Released between the two queries: one more try, no loop.
 			return 1 === $wpdb->query( $wpdb->prepare( "INSERT IGNORE INTO {$wpdb->options} (option_name, option_value, autoload) VALUES (%s, %s, 'no')", self::OPTION, $value ) );
 		}
-		$expires_ms = (int) strtok( $held, '|' );
-		if ( $expires_ms > $now_ms ) {
+		$expires_ms = Live_Visitors_Stored_Records::read_lock_expiry( $held, $now_ms, self::LIFE_MS );
+		if ( null !== $expires_ms && $expires_ms > $now_ms ) {
 			return false;
 		}
-		// Expired: its holder died or hangs. Only one of the workers that saw the same old value wins.
+		// Expired or a stranger's: only one of the workers that saw the same old value wins.
 		return 1 === $wpdb->query( $wpdb->prepare( "UPDATE {$wpdb->options} SET option_value = %s WHERE option_name = %s AND option_value = %s", $value, self::OPTION, $held ) );
 	}
 

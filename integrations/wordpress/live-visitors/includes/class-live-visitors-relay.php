@@ -5,36 +5,33 @@
  * @package LiveVisitors
  */
 
+declare(strict_types=1);
+
 defined( 'ABSPATH' ) || exit;
 
 /**
- * The Node relay's `WebsiteCache` in WordPress's terms: the last good answer and the back-off in a
- * transient (the object cache when the site has one), the hourly budget in another, and a lock
- * in the options table so that one worker asks while the others wait for its answer, boundedly.
+ * The Node relay's `WebsiteCache` in WordPress's terms: its decisions (is the answer due, who
+ * asks, how long to back off, what a browser is told). What every worker shares is kept by
+ * `Live_Visitors_State_Store`; one worker at a time asks, under `Live_Visitors_Lock`, while the
+ * others wait for its answer as long as the Node relay lets a browser wait.
  */
 final class Live_Visitors_Relay {
 
-	public const STATE_TRANSIENT  = 'live_visitors_state';
-	public const BUDGET_TRANSIENT = 'live_visitors_budget';
-
-	private const HOUR_MS = 3600000;
-	/** How often a waiting worker looks for the answer another one is fetching. */
-	private const POLL_MS = 100;
-	/** The lock outlives the upstream request by this much: the holder's reads and writes fit in it. */
-	private const LOCK_SLACK_MS = 4000;
-	/** The widget's back-off policy (`src/realtime/backoff.ts`). */
-	private const MAX_BACKOFF_MS        = 600000;
-	private const DEFAULT_RATE_LIMIT_MS = 300000;
-	private const MAX_RATE_LIMIT_MS     = 3600000;
+	/** How long a browser's request may wait for another worker's: the Node relay's bound (6.5 s by default). */
+	public const BROWSER_WAIT_MS = Live_Visitors_Rules::UPSTREAM_TIMEOUT_MS + Live_Visitors_Rules::BROWSER_WAIT_SLACK_MS;
 
 	/** @var array<string, mixed> */
 	private array $settings;
+	private Live_Visitors_State_Store $store;
+	private Live_Visitors_Redactor $redactor;
 
 	/**
 	 * @param array<string, mixed> $settings The plugin's settings, complete.
 	 */
 	public function __construct( array $settings ) {
 		$this->settings = $settings;
+		$this->store    = new Live_Visitors_State_Store( $settings['website_id'], $this->interval_ms(), $this->max_stale_ms() );
+		$this->redactor = Live_Visitors_Redactor::for_token( $settings['token'] );
 	}
 
 	public static function now_ms(): int {
@@ -48,53 +45,29 @@ final class Live_Visitors_Relay {
 	 * @return array<string, mixed>
 	 */
 	public function current(): array {
-		$state = $this->read_state( false );
+		$state = $this->store->read( false, self::now_ms() );
 		if ( $this->is_due( $state, self::now_ms() ) ) {
-			$lock     = new Live_Visitors_Lock();
-			$lifetime = Live_Visitors_Upstream::TIMEOUT_SECONDS * 1000 + self::LOCK_SLACK_MS;
-			if ( $lock->acquire( self::now_ms(), $lifetime ) ) {
-				try {
-					// Another worker may have finished between our read and our lock.
-					$state = $this->read_state( true );
-					if ( $this->is_due( $state, self::now_ms() ) ) {
-						$state = $this->refresh( $state );
-					}
-				} finally {
-					$lock->release();
-				}
-			} else {
-				$state = $this->await_other_worker( $state, $lifetime );
-			}
+			$lock  = new Live_Visitors_Lock();
+			$state = $lock->acquire( self::now_ms() ) ? $this->refresh_holding( $lock ) : $this->await_other_worker( $state, $lock );
 		}
 		return $this->outcome( $state, self::now_ms() );
 	}
 
-	/** Removes the cached answer (new settings). The budget stays: it counts what the plan was charged. */
-	public static function forget_answer(): void {
-		delete_transient( self::STATE_TRANSIENT );
-	}
-
-	/** Deactivation and uninstall: nothing of the plugin's is left but (on deactivation) its settings. */
-	public static function forget_everything(): void {
-		delete_transient( self::STATE_TRANSIENT );
-		delete_transient( self::BUDGET_TRANSIENT );
-		Live_Visitors_Lock::remove();
-	}
-
 	/**
-	 * The last upstream outcome, for the settings page: when, and what the service said (token redacted).
+	 * The last upstream outcome as the settings page shows it: the answer and when, the failure in
+	 * the plugin's words and the service's (token redacted).
 	 *
 	 * @return array<string, mixed>
 	 */
-	public static function status(): array {
+	public static function last_outcome(): array {
 		$relay = new self( Live_Visitors_Settings::get() );
-		return $relay->read_state( true );
+		return $relay->store->read( true, self::now_ms() );
 	}
 
 	/**
 	 * Nothing fresh, and neither back-off nor a spent budget stands in the way.
 	 *
-	 * @param array<string, mixed> $state The website's state.
+	 * @param array<string, mixed> $state  The website's state.
 	 * @param int                  $now_ms Now.
 	 */
 	private function is_due( array $state, int $now_ms ): bool {
@@ -106,24 +79,39 @@ final class Live_Visitors_Relay {
 	}
 
 	/**
+	 * Holding the lock: asks when the answer is still due (another worker may have finished
+	 * between our read and our lock), then lets go.
+	 *
+	 * @param Live_Visitors_Lock $lock The lock, held.
+	 * @return array<string, mixed>
+	 */
+	private function refresh_holding( Live_Visitors_Lock $lock ): array {
+		try {
+			$state = $this->store->read( true, self::now_ms() );
+			return $this->is_due( $state, self::now_ms() ) ? $this->refresh( $state ) : $state;
+		} finally {
+			$lock->release();
+		}
+	}
+
+	/**
 	 * Under the lock: spends one request of the budget and asks the service, or records when the budget has room.
 	 *
 	 * @param array<string, mixed> $state The website's state.
 	 * @return array<string, mixed> The new state, written.
 	 */
 	private function refresh( array $state ): array {
-		$room_at_ms = $this->take_budget( self::now_ms() );
+		$room_at_ms = $this->store->take_budget( self::now_ms(), $this->settings['hourly_budget'] );
 		if ( null !== $room_at_ms ) {
 			if ( null === $state['budget_room_at_ms'] ) {
 				$this->log( sprintf( 'hourly budget of %d upstream requests spent; no request to the analytics service for %d s. Raise the interval, or the hourly limit if the plan allows.', $this->settings['hourly_budget'], self::seconds( $room_at_ms - self::now_ms() ) ) );
 			}
 			$state['budget_room_at_ms']  = $room_at_ms;
 			$state['next_attempt_at_ms'] = max( $state['next_attempt_at_ms'], $room_at_ms );
-			$this->write_state( $state );
-			return $state;
+		} else {
+			$state = $this->ask_upstream( $state );
 		}
-		$state  = $this->ask_upstream( $state );
-		$this->write_state( $state );
+		$this->store->write( $state, self::now_ms() );
 		return $state;
 	}
 
@@ -137,12 +125,11 @@ final class Live_Visitors_Relay {
 		$result = Live_Visitors_Upstream::fetch( $this->settings );
 		$now_ms = self::now_ms();
 		if ( isset( $result['report'] ) ) {
-			$body = (string) wp_json_encode( $result['report'], JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE );
+			$body = Live_Visitors_Stored_Records::report_body( $result['report'] );
 			if ( $previous['failures'] > 0 ) {
 				$this->log( sprintf( 'the analytics service answers again, after %d failed request(s)', $previous['failures'] ) );
 			}
 			return array(
-				'website_id'         => $this->settings['website_id'],
 				'answer'             => array(
 					'body'          => $body,
 					// The Node relay's ETag: the first 64 bits of the body's SHA-256.
@@ -162,16 +149,18 @@ final class Live_Visitors_Relay {
 		$fallback = null !== $answer && $now_ms - $answer['fetched_at_ms'] < $this->max_stale_ms()
 			? sprintf( 'serving the answer from %d s ago', self::seconds( $now_ms - $answer['fetched_at_ms'] ) )
 			: 'no answer to fall back on';
-		$this->log( sprintf( 'the analytics service %s; %s; next attempt in %d s (failure %d in a row)', $failure['reason'], $fallback, self::seconds( $wait_ms ), $failures ) );
+		$said     = null === $failure['said'] ? '' : sprintf( '; it said "%s"', $failure['said'] );
+		$this->log( sprintf( 'the analytics service %s%s; %s; next attempt in %d s (failure %d in a row)', $failure['reason'], $said, $fallback, self::seconds( $wait_ms ), $failures ) );
 		return array_merge(
 			$previous,
 			array(
 				'failures'           => $failures,
 				'next_attempt_at_ms' => $now_ms + $wait_ms,
 				'failure'            => array(
-					'kind'    => $failure['kind'],
-					'summary' => $failure['summary'],
-					'reason'  => Live_Visitors_Upstream::redact( $failure['reason'], $this->settings['token'] ),
+					'kind'   => $failure['kind'],
+					'status' => $failure['status'],
+					'reason' => $failure['reason'],
+					'said'   => $failure['said'],
 				),
 				'budget_room_at_ms'  => null,
 			)
@@ -179,7 +168,8 @@ final class Live_Visitors_Relay {
 	}
 
 	/**
-	 * Never sooner than the interval; 2, 4, 8… intervals with jitter that only shortens, capped; a 429's wait honoured.
+	 * The contract's back-off (`src/contract/backoff.ts`): never sooner than the interval; 2, 4, 8…
+	 * intervals with jitter that only shortens, capped; a 429's wait honoured, with a little spread.
 	 *
 	 * @param string   $kind           The failure's kind.
 	 * @param int|null $retry_after_ms What the service asked for.
@@ -189,29 +179,35 @@ final class Live_Visitors_Relay {
 		$interval_ms = $this->interval_ms();
 		$random      = wp_rand( 0, 1000000 ) / 1000001;
 		if ( 'rate-limited' === $kind ) {
-			$asked = $retry_after_ms ?? self::DEFAULT_RATE_LIMIT_MS;
-			return (int) min( max( self::MAX_RATE_LIMIT_MS, $interval_ms ), max( $interval_ms, $asked ) * ( 1 + 0.1 * $random ) );
+			$asked   = $retry_after_ms ?? Live_Visitors_Rules::DEFAULT_RATE_LIMIT_WAIT_MS;
+			$ceiling = max( Live_Visitors_Rules::MAX_RATE_LIMIT_WAIT_MS, $interval_ms );
+			return (int) min( $ceiling, max( $interval_ms, $asked ) * ( 1 + Live_Visitors_Rules::RATE_LIMIT_JITTER * $random ) );
 		}
-		$cap  = max( self::MAX_BACKOFF_MS, $interval_ms );
-		$step = min( $cap, $interval_ms * 2 ** max( 1, min( $failures, 30 ) ) );
-		return (int) max( $interval_ms, $step * ( 1 - 0.25 * $random ) );
+		$cap  = max( Live_Visitors_Rules::MAX_BACKOFF_MS, $interval_ms );
+		$step = min( $cap, $interval_ms * Live_Visitors_Rules::BACKOFF_FACTOR ** max( 1, min( $failures, 30 ) ) );
+		return (int) max( $interval_ms, $step * ( 1 - Live_Visitors_Rules::BACKOFF_JITTER * $random ) );
 	}
 
 	/**
-	 * Another worker holds the lock: its answer (or its failure) reaches the transient within the lock's life.
+	 * Another worker holds the lock: its answer (or its failure) reaches the transient within the
+	 * browser's wait, else the browser hears that the site is still waiting. Each look also tries
+	 * the lock, so a released or lapsed one is taken at once.
 	 *
-	 * @param array<string, mixed> $seen        The state this worker read.
-	 * @param int                  $lifetime_ms The lock's life.
+	 * @param array<string, mixed> $seen The state this worker read.
+	 * @param Live_Visitors_Lock   $lock This worker's lock, not held.
 	 * @return array<string, mixed>
 	 */
-	private function await_other_worker( array $seen, int $lifetime_ms ): array {
-		$give_up_at_ms = self::now_ms() + $lifetime_ms;
+	private function await_other_worker( array $seen, Live_Visitors_Lock $lock ): array {
+		$give_up_at_ms = self::now_ms() + self::BROWSER_WAIT_MS;
 		$state         = $seen;
 		while ( self::now_ms() < $give_up_at_ms ) {
-			usleep( self::POLL_MS * 1000 );
-			$state = $this->read_state( true );
+			usleep( 1000 * (int) min( Live_Visitors_Rules::STORE_POLL_MS, max( 1, $give_up_at_ms - self::now_ms() ) ) );
+			$state = $this->store->read( true, self::now_ms() );
 			if ( ( $state['answer']['fetched_at_ms'] ?? null ) !== ( $seen['answer']['fetched_at_ms'] ?? null ) || $state['next_attempt_at_ms'] !== $seen['next_attempt_at_ms'] ) {
-				break;
+				return $state;
+			}
+			if ( $lock->acquire( self::now_ms() ) ) {
+				return $this->refresh_holding( $lock );
 			}
 		}
 		return $state;
@@ -230,10 +226,10 @@ final class Live_Visitors_Relay {
 			return array(
 				'kind'   => 'report',
 				'answer' => $answer,
-				'age_ms' => $now_ms - $answer['fetched_at_ms'],
+				'age_ms' => max( 0, $now_ms - $answer['fetched_at_ms'] ),
 			);
 		}
-		$retry_at_ms = max( $now_ms + 1000, $state['next_attempt_at_ms'] );
+		$retry_at_ms = max( $now_ms + Live_Visitors_Rules::STORE_RETRY_MS, $state['next_attempt_at_ms'] );
 		$fallback    = sprintf( 'the site holds no count younger than %d s; it asks again in %d s', $this->settings['max_stale'], self::seconds( $retry_at_ms - $now_ms ) );
 		$failure     = $state['failure'];
 		if ( null !== $failure ) {
@@ -241,13 +237,13 @@ final class Live_Visitors_Relay {
 				'timeout'      => 504,
 				'rate-limited' => 503,
 			);
-			return $this->unavailable( $statuses[ $failure['kind'] ] ?? 502, "The analytics service {$failure['summary']}; $fallback.", $retry_at_ms );
+			return $this->unavailable( $statuses[ $failure['kind'] ] ?? 502, "The analytics service {$failure['reason']}; $fallback.", $retry_at_ms );
 		}
 		if ( null !== $state['budget_room_at_ms'] ) {
 			return $this->unavailable( 503, sprintf( 'The site\'s hourly budget of %d requests to the analytics service is spent; %s.', $this->settings['hourly_budget'], $fallback ), $retry_at_ms );
 		}
-		// Another worker's request outlived its lock: nothing to say yet but when to ask again.
-		return $this->unavailable( 503, "The analytics service has not answered yet; $fallback.", $retry_at_ms );
+		// Another worker's request outlived the browser's wait: nothing to say yet but when to ask again.
+		return $this->unavailable( 503, "The site is still waiting for the analytics service; $fallback.", $retry_at_ms );
 	}
 
 	private function unavailable( int $status, string $message, int $retry_at_ms ): array {
@@ -257,103 +253,6 @@ final class Live_Visitors_Relay {
 			'message'     => $message,
 			'retry_at_ms' => $retry_at_ms,
 		);
-	}
-
-	/**
-	 * Counts this request in the rolling hour, or says when there will be room (null: taken).
-	 *
-	 * @param int $now_ms Now.
-	 */
-	private function take_budget( int $now_ms ): ?int {
-		$this->forget_local_copy( self::BUDGET_TRANSIENT );
-		$stored = get_transient( self::BUDGET_TRANSIENT );
-		$times  = array_values(
-			array_filter(
-				is_array( $stored ) ? $stored : array(),
-				fn ( $time ) => is_int( $time ) && $time > $now_ms - self::HOUR_MS && $time <= $now_ms
-			)
-		);
-		if ( count( $times ) >= $this->settings['hourly_budget'] ) {
-			sort( $times );
-			return $times[ count( $times ) - $this->settings['hourly_budget'] ] + self::HOUR_MS;
-		}
-		$times[] = $now_ms;
-		set_transient( self::BUDGET_TRANSIENT, $times, HOUR_IN_SECONDS + 60 );
-		return null;
-	}
-
-	/**
-	 * The website's state from the transient, checked field by field: anything else (another
-	 * website's, a damaged value) reads as nothing yet.
-	 *
-	 * @param bool $fresh Read past this request's own copy (while waiting for another worker).
-	 * @return array<string, mixed>
-	 */
-	private function read_state( bool $fresh ): array {
-		$nothing = array(
-			'website_id'         => $this->settings['website_id'],
-			'answer'             => null,
-			'failures'           => 0,
-			'next_attempt_at_ms' => 0,
-			'failure'            => null,
-			'budget_room_at_ms'  => null,
-		);
-		if ( $fresh ) {
-			$this->forget_local_copy( self::STATE_TRANSIENT );
-		}
-		$stored = get_transient( self::STATE_TRANSIENT );
-		if ( ! is_array( $stored ) || ( $stored['website_id'] ?? null ) !== $this->settings['website_id'] ) {
-			return $nothing;
-		}
-		$answer = $stored['answer'] ?? null;
-		if ( null !== $answer && ! ( is_array( $answer ) && is_string( $answer['body'] ?? null ) && is_string( $answer['etag'] ?? null ) && is_int( $answer['fetched_at_ms'] ?? null ) ) ) {
-			return $nothing;
-		}
-		$failure = $stored['failure'] ?? null;
-		if ( null !== $failure && ! ( is_array( $failure ) && is_string( $failure['kind'] ?? null ) && is_string( $failure['summary'] ?? null ) && is_string( $failure['reason'] ?? null ) ) ) {
-			$failure = null;
-		}
-		return array(
-			'website_id'         => $this->settings['website_id'],
-			'answer'             => $answer,
-			'failures'           => is_int( $stored['failures'] ?? null ) ? max( 0, $stored['failures'] ) : 0,
-			'next_attempt_at_ms' => is_int( $stored['next_attempt_at_ms'] ?? null ) ? $stored['next_attempt_at_ms'] : 0,
-			'failure'            => $failure,
-			'budget_room_at_ms'  => is_int( $stored['budget_room_at_ms'] ?? null ) ? $stored['budget_room_at_ms'] : null,
-		);
-	}
-
-	/**
-	 * Kept as long as its answer may be served, and past its back-off.
-	 *
-	 * @param array<string, mixed> $state The state to store.
-	 */
-	private function write_state( array $state ): void {
-		$now_ms        = self::now_ms();
-		$served_until  = null === $state['answer'] ? $now_ms : $state['answer']['fetched_at_ms'] + $this->max_stale_ms();
-		$keep_ms       = max( $served_until, $state['next_attempt_at_ms'], $now_ms ) - $now_ms + $this->interval_ms();
-		set_transient( self::STATE_TRANSIENT, $state, max( 1, self::seconds( $keep_ms ) ) );
-	}
-
-	/**
-	 * Makes the next read of a transient go to where every worker writes it, not to this request's copy.
-	 *
-	 * @param string $transient The transient's name.
-	 */
-	private function forget_local_copy( string $transient ): void {
-		if ( wp_using_ext_object_cache() ) {
-			// A persistent object cache: ask it past its in-request layer (most of them read `$force`).
-			wp_cache_get( $transient, 'transient', true );
-			return;
-		}
-		$names = array( "_transient_$transient", "_transient_timeout_$transient" );
-		foreach ( $names as $name ) {
-			wp_cache_delete( $name, 'options' );
-		}
-		$missing = wp_cache_get( 'notoptions', 'options' );
-		if ( is_array( $missing ) ) {
-			wp_cache_set( 'notoptions', array_diff_key( $missing, array_flip( $names ) ), 'options' );
-		}
 	}
 
 	private function interval_ms(): int {
@@ -375,6 +274,6 @@ final class Live_Visitors_Relay {
 	 */
 	private function log( string $text ): void {
 		// phpcs:ignore Generic.PHP.ForbiddenFunctions -- the log is where a site owner looks for this.
-		error_log( Live_Visitors_Upstream::redact( sprintf( '[live-visitors] website "%s": %s', $this->settings['website_id'], $text ), $this->settings['token'] ) );
+		error_log( $this->redactor->clean( sprintf( '[live-visitors] website "%s": %s', $this->settings['website_id'], $text ) ) );
 	}
 }

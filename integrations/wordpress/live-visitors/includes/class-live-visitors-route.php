@@ -5,21 +5,24 @@
  * @package LiveVisitors
  */
 
+declare(strict_types=1);
+
 defined( 'ABSPATH' ) || exit;
 
 /**
  * Answers the element exactly as the service would, on the service's own path under the plugin's
- * REST namespace, so the element's `api-base` is `/wp-json/live-visitors`. The answer is written
- * by the plugin itself (`rest_pre_serve_request`): its bytes are the ones its ETag names, and its
- * caching headers are not replaced by WordPress's no-cache headers for logged-in users.
+ * REST namespace, so the element's `api-base` is `/wp-json/live-visitors`. The callback builds the
+ * whole answer as a `WP_REST_Response` (status, headers, and the JSON text as its data); WordPress
+ * sends its status and headers, and `serve` writes its data as it is: its bytes are the ones its
+ * ETag names, and its caching headers are not replaced by WordPress's no-cache headers for
+ * logged-in users.
  */
 final class Live_Visitors_Route {
 
 	public const NAMESPACE = 'live-visitors';
-	public const PATH      = '/api/v1/realtime';
-
-	/** The answer this request will send: status, headers and body, made by the callback. */
-	private static ?array $pending = null;
+	public const PATH      = Live_Visitors_Rules::REALTIME_PATH;
+	/** The route as WordPress names it. */
+	public const ROUTE = '/' . self::NAMESPACE . self::PATH;
 
 	public static function register_hooks(): void {
 		add_action( 'rest_api_init', array( self::class, 'register' ) );
@@ -53,68 +56,71 @@ final class Live_Visitors_Route {
 			return;
 		}
 		$path = (string) wp_parse_url( wp_unslash( $_SERVER['REQUEST_URI'] ), PHP_URL_PATH ); // phpcs:ignore -- compared, never printed.
-		$form = '/index.php/' . rest_get_url_prefix() . '/' . self::NAMESPACE . self::PATH;
+		$form = '/index.php/' . rest_get_url_prefix() . self::ROUTE;
 		if ( str_ends_with( untrailingslashit( $path ), $form ) ) {
-			$wp->query_vars['rest_route'] = '/' . self::NAMESPACE . self::PATH;
+			$wp->query_vars['rest_route'] = self::ROUTE;
 		}
 	}
 
 	/**
-	 * Where the element finds the relay: a path on the page's own origin.
+	 * Where the element finds the relay: a path on the page's own origin. WordPress's own
+	 * `rest_url()` knows every permalink structure (PATHINFO's `/index.php/wp-json/` included);
+	 * without pretty permalinks it gives `?rest_route=`, which the element cannot use (it keeps
+	 * only the path of its base), so the plugin gives the path it routes itself.
 	 */
 	public static function api_base(): string {
-		$home = (string) wp_parse_url( home_url( '/' ), PHP_URL_PATH );
-		$home = '' === $home ? '/' : trailingslashit( $home );
-		$rest = '' === (string) get_option( 'permalink_structure' ) ? 'index.php/' . rest_get_url_prefix() : rest_get_url_prefix();
-		return $home . $rest . '/' . self::NAMESPACE;
+		if ( '' === (string) get_option( 'permalink_structure' ) ) {
+			$home = (string) wp_parse_url( home_url( '/' ), PHP_URL_PATH );
+			return trailingslashit( '' === $home ? '/' : $home ) . 'index.php/' . rest_get_url_prefix() . '/' . self::NAMESPACE;
+		}
+		return untrailingslashit( (string) wp_parse_url( rest_url( self::NAMESPACE ), PHP_URL_PATH ) );
 	}
 
 	/**
-	 * The REST callback: decides the answer; `serve` writes it.
+	 * The REST callback: the whole answer, its data the JSON text itself (or null for none).
+	 * WordPress matches routes regardless of letter case; the Node relay and the service do not,
+	 * so a path in other letters is not found.
 	 *
 	 * @param WP_REST_Request $request The request.
 	 */
 	public static function answer( WP_REST_Request $request ): WP_REST_Response {
-		self::$pending = self::decide( $request );
-		return new WP_REST_Response( null, self::$pending['status'] );
+		if ( self::ROUTE !== $request->get_route() ) {
+			return self::error( 404, sprintf( 'Not found: the plugin answers GET %s%s?websiteId=…', self::api_base(), self::PATH ) );
+		}
+		return self::decide( $request );
 	}
 
 	/**
-	 * Writes the plugin's own answer for its route; any other route is WordPress's business.
+	 * Writes the data of the plugin's own answer as it is (WordPress has sent its status and
+	 * headers); any other route is WordPress's business.
 	 *
-	 * @param bool            $served  Whether another filter has served it.
-	 * @param mixed           $result  WordPress's response.
-	 * @param WP_REST_Request $request The request.
+	 * @param bool  $served  Whether another filter has served it.
+	 * @param mixed $result  The response the callback returned.
+	 * @param mixed $request The request.
 	 */
 	public static function serve( $served, $result, $request ): bool {
-		$answer = self::$pending;
-		if ( $served || null === $answer || ! $request instanceof WP_REST_Request || '/' . self::NAMESPACE . self::PATH !== $request->get_route() ) {
+		if ( $served || ! $result instanceof WP_REST_Response || self::ROUTE !== $result->get_matched_route() || ! $request instanceof WP_REST_Request ) {
 			return (bool) $served;
 		}
-		self::$pending = null;
 		// Logged-in shoppers get the same cacheable answer: no-cache here would defeat the interval.
 		add_filter( 'rest_send_nocache_headers', '__return_false', PHP_INT_MAX );
-		status_header( $answer['status'] );
-		$unsent = 304 === $answer['status'] ? array( 'Expires', 'Pragma', 'Last-Modified', 'Content-Type' ) : array( 'Expires', 'Pragma', 'Last-Modified' );
+		$unsent = 304 === $result->get_status() ? array( 'Expires', 'Pragma', 'Last-Modified', 'Content-Type' ) : array( 'Expires', 'Pragma', 'Last-Modified' );
 		foreach ( $unsent as $name ) {
 			header_remove( $name );
 		}
-		foreach ( $answer['headers'] as $name => $value ) {
-			header( "$name: $value" );
-		}
-		if ( 'HEAD' !== $request->get_method() && null !== $answer['body'] ) {
-			echo $answer['body']; // phpcs:ignore LiveVisitors.Output.EscapedEcho -- JSON for a JSON answer, built by wp_json_encode.
+		$body = $result->get_data();
+		if ( 'HEAD' !== $request->get_method() && is_string( $body ) ) {
+			echo $body; // phpcs:ignore LiveVisitors.Output.EscapedEcho -- JSON for a JSON answer, built by json_encode.
 		}
 		return true;
 	}
 
 	/**
-	 * Status, headers and body for a request: the Node relay's answers (`relay/src/answers.ts`).
+	 * The answer to a request for the realtime path: the Node relay's answers (`relay/src/responses.ts`).
 	 *
 	 * @param WP_REST_Request $request The request.
-	 * @return array{status: int, headers: array<string, string>, body: ?string}
 	 */
-	private static function decide( WP_REST_Request $request ): array {
+	private static function decide( WP_REST_Request $request ): WP_REST_Response {
 		$website_id = self::website_id_parameter();
 		if ( is_array( $website_id ) ) {
 			return self::error( 400, $website_id['error'] );
@@ -122,12 +128,12 @@ final class Live_Visitors_Route {
 		$settings = Live_Visitors_Settings::get();
 		// Unknown ids never reach the service: the site is no open proxy.
 		if ( ! Live_Visitors_Settings::is_complete( $settings ) || $website_id !== $settings['website_id'] ) {
-			return self::error( 404, 'Website not found' );
+			return self::error( 404, Live_Visitors_Rules::MESSAGE_WEBSITE_NOT_FOUND );
 		}
 		$relay  = new Live_Visitors_Relay( $settings );
 		$result = $relay->current();
 		if ( 'unavailable' === $result['kind'] ) {
-			return self::error( $result['status'], $result['message'], array( 'Retry-After' => (string) max( 1, (int) ceil( ( $result['retry_at_ms'] - Live_Visitors_Relay::now_ms() ) / 1000 ) ) ) );
+			return self::error( $result['status'], $result['message'], array( 'Retry-After' => (string) self::retry_after_seconds( $result['retry_at_ms'], Live_Visitors_Relay::now_ms() ) ) );
 		}
 		$answer  = $result['answer'];
 		$headers = array_merge(
@@ -135,22 +141,25 @@ final class Live_Visitors_Route {
 			array( 'ETag' => $answer['etag'] )
 		);
 		if ( self::matches_if_none_match( $request->get_header( 'if_none_match' ), $answer['etag'] ) ) {
-			return array(
-				'status'  => 304,
-				'headers' => $headers,
-				'body'    => null,
-			);
+			return new WP_REST_Response( null, 304, $headers );
 		}
-		return array(
-			'status'  => 200,
-			'headers' => array_merge( array( 'Content-Type' => 'application/json' ), $headers ),
-			'body'    => $answer['body'],
-		);
+		return new WP_REST_Response( $answer['body'], 200, array_merge( array( 'Content-Type' => 'application/json' ), $headers ) );
 	}
 
 	/**
-	 * `websiteId` read from the raw query as the service reads it: once, not empty, at most 256
-	 * characters. (`$_GET` would keep the last of two silently.)
+	 * `Retry-After` in whole seconds, rounded up, from 1 to the relay's cap (an hour): the Node
+	 * relay's, whatever time a damaged store gave.
+	 *
+	 * @param int $at_ms  When to ask again.
+	 * @param int $now_ms Now.
+	 */
+	private static function retry_after_seconds( int $at_ms, int $now_ms ): int {
+		return (int) min( Live_Visitors_Rules::RELAY_MAX_RETRY_AFTER_SECONDS, max( 1, ceil( ( $at_ms - $now_ms ) / 1000 ) ) );
+	}
+
+	/**
+	 * `websiteId` read from the raw query as the service reads it: once, not empty, at most the
+	 * identifier length. (`$_GET` would keep the last of two silently.)
 	 *
 	 * @return string|array{error: string}
 	 */
@@ -164,13 +173,13 @@ final class Live_Visitors_Route {
 			}
 		}
 		if ( count( $values ) > 1 ) {
-			return array( 'error' => 'websiteId must be given only once' );
+			return array( 'error' => Live_Visitors_Rules::MESSAGE_WEBSITE_ID_REPEATED );
 		}
 		if ( array() === $values || '' === $values[0] ) {
-			return array( 'error' => 'websiteId is required' );
+			return array( 'error' => Live_Visitors_Rules::MESSAGE_WEBSITE_ID_REQUIRED );
 		}
-		if ( strlen( $values[0] ) > Live_Visitors_Settings::MAX_IDENTIFIER_LENGTH ) {
-			return array( 'error' => 'websiteId must be at most 256 characters' );
+		if ( strlen( $values[0] ) > Live_Visitors_Rules::MAX_IDENTIFIER_LENGTH ) {
+			return array( 'error' => sprintf( 'websiteId must be at most %d characters', Live_Visitors_Rules::MAX_IDENTIFIER_LENGTH ) );
 		}
 		return $values[0];
 	}
@@ -226,10 +235,12 @@ final class Live_Visitors_Route {
 	 * @param string                $message What went wrong, in the plugin's words.
 	 * @param array<string, string> $headers More headers.
 	 */
-	private static function error( int $status, string $message, array $headers = array() ): array {
-		return array(
-			'status'  => $status,
-			'headers' => array_merge(
+	private static function error( int $status, string $message, array $headers = array() ): WP_REST_Response {
+		$body = (string) wp_json_encode( array( 'error' => $message ), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE );
+		return new WP_REST_Response(
+			$body,
+			$status,
+			array_merge(
 				array(
 					'Content-Type'           => 'application/json',
 					'X-Content-Type-Options' => 'nosniff',
@@ -237,8 +248,7 @@ final class Live_Visitors_Route {
 					'CDN-Cache-Control'      => 'no-store',
 				),
 				$headers
-			),
-			'body'    => (string) wp_json_encode( array( 'error' => $message ), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE ),
+			)
 		);
 	}
 }

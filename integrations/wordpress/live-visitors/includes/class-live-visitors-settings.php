@@ -5,6 +5,8 @@
  * @package LiveVisitors
  */
 
+declare(strict_types=1);
+
 defined( 'ABSPATH' ) || exit;
 
 /**
@@ -15,15 +17,15 @@ final class Live_Visitors_Settings {
 	public const OPTION = 'live_visitors_settings';
 	public const GROUP  = 'live_visitors';
 
-	/** The Node relay's limits, so both relays accept the same settings. */
-	public const MAX_IDENTIFIER_LENGTH = 256;
-	public const MAX_INTERVAL          = 3600;
-	public const MAX_MAX_STALE         = 604800;
-	public const MAX_HOURLY_BUDGET     = 1000000;
-	public const MAX_SENTENCE_LENGTH   = 200;
+	public const MAX_SENTENCE_LENGTH = 200;
 
-	/** RFC 6750 `b64token`: the only token shape a Bearer header can carry. */
-	private const BEARER_TOKEN_SYNTAX = '/^[A-Za-z0-9\-._~+\/]+=*$/';
+	/**
+	 * The settings as last validated in this request, and the stored value they came from: read
+	 * once per request however many placements a page has, again only when the option changes.
+	 *
+	 * @var array{stored: mixed, settings: array<string, mixed>}|null
+	 */
+	private static ?array $validated = null;
 
 	/**
 	 * Defaults: the widget's interval, the Node relay's maxStale, the Free plan's hourly limit.
@@ -35,9 +37,9 @@ final class Live_Visitors_Settings {
 			'website_id'       => '',
 			'token'            => '',
 			'base_url'         => '',
-			'interval'         => 60,
-			'max_stale'        => 600,
-			'hourly_budget'    => 100,
+			'interval'         => Live_Visitors_Rules::DEFAULT_INTERVAL_SECONDS,
+			'max_stale'        => Live_Visitors_Rules::DEFAULT_MAX_STALE_SECONDS,
+			'hourly_budget'    => Live_Visitors_Rules::DEFAULT_HOURLY_BUDGET,
 			'sentence'         => '',
 			'show_on_products' => false,
 		);
@@ -66,18 +68,26 @@ final class Live_Visitors_Settings {
 
 	/**
 	 * The stored settings, each field read back through the same checks as a form: a stored value
-	 * someone edited in the database is either valid or the default, never half-usable.
+	 * someone edited in the database is either valid or the default, never half-usable. Validated
+	 * once per request and stored value.
 	 *
 	 * @return array<string, mixed>
 	 */
 	public static function get(): array {
-		$stored   = get_option( self::OPTION, array() );
-		$stored   = is_array( $stored ) ? $stored : array();
-		$result   = self::validate( $stored, $stored );
+		$stored = get_option( self::OPTION, array() );
+		if ( null !== self::$validated && self::$validated['stored'] === $stored ) {
+			return self::$validated['settings'];
+		}
+		$fields   = is_array( $stored ) ? $stored : array();
+		$result   = self::validate( $fields, $fields );
 		$settings = array_merge( self::defaults(), $result['settings'] );
 		foreach ( array_keys( $result['errors'] ) as $field ) {
 			$settings[ $field ] = self::defaults()[ $field ];
 		}
+		self::$validated = array(
+			'stored'   => $stored,
+			'settings' => $settings,
+		);
 		return $settings;
 	}
 
@@ -124,8 +134,9 @@ final class Live_Visitors_Settings {
 		$website_id = self::text( $input['website_id'] ?? '' );
 		if ( '' === $website_id ) {
 			$errors['website_id'] = __( 'Website ID: enter your website\'s ID from the analytics service\'s dashboard.', 'live-visitors' );
-		} elseif ( strlen( $website_id ) > self::MAX_IDENTIFIER_LENGTH || preg_match( '/[\x00-\x1f\x7f]/', $website_id ) ) {
-			$errors['website_id'] = __( 'Website ID: at most 256 characters, on one line.', 'live-visitors' );
+		} elseif ( strlen( $website_id ) > Live_Visitors_Rules::MAX_IDENTIFIER_LENGTH || preg_match( '/[\x00-\x1f\x7f]/', $website_id ) ) {
+			/* translators: %d: the longest website ID, in characters. */
+			$errors['website_id'] = sprintf( __( 'Website ID: at most %d characters, on one line.', 'live-visitors' ), Live_Visitors_Rules::MAX_IDENTIFIER_LENGTH );
 		}
 		$settings['website_id'] = $website_id;
 
@@ -135,7 +146,8 @@ final class Live_Visitors_Settings {
 		}
 		if ( '' === $token ) {
 			$errors['token'] = __( 'API token: enter the token from the analytics service\'s dashboard.', 'live-visitors' );
-		} elseif ( strlen( $token ) > self::MAX_IDENTIFIER_LENGTH || ! preg_match( self::BEARER_TOKEN_SYNTAX, $token ) ) {
+		} elseif ( strlen( $token ) > Live_Visitors_Rules::MAX_IDENTIFIER_LENGTH || ! preg_match( '/' . str_replace( '/', '\/', Live_Visitors_Rules::BEARER_TOKEN_SYNTAX ) . '/', $token ) ) {
+			// RFC 6750 `b64token`: the only token shape a Bearer header can carry.
 			$errors['token'] = __( 'API token: paste only the token (letters, digits and - . _ ~ + / =), without "Bearer".', 'live-visitors' );
 		}
 		$settings['token'] = $token;
@@ -147,28 +159,32 @@ final class Live_Visitors_Settings {
 		}
 		$settings['base_url'] = $base_url;
 
-		$interval = self::whole_number( $input['interval'] ?? '', 1, self::MAX_INTERVAL );
+		$interval = self::whole_number( $input['interval'] ?? '', 1, Live_Visitors_Rules::RELAY_MAX_INTERVAL_SECONDS );
 		if ( null === $interval ) {
-			$errors['interval'] = __( 'Interval: a whole number of seconds from 1 to 3600 (60 is the widget\'s own).', 'live-visitors' );
+			/* translators: 1: the longest interval, 2: the element's own interval, both in seconds. */
+			$errors['interval'] = sprintf( __( 'Interval: a whole number of seconds from 1 to %1$d (%2$d is the widget\'s own).', 'live-visitors' ), Live_Visitors_Rules::RELAY_MAX_INTERVAL_SECONDS, Live_Visitors_Rules::DEFAULT_INTERVAL_SECONDS );
 		}
-		$settings['interval'] = $interval ?? 60;
+		$settings['interval'] = $interval ?? Live_Visitors_Rules::DEFAULT_INTERVAL_SECONDS;
 
-		$max_stale = self::whole_number( $input['max_stale'] ?? '', 1, self::MAX_MAX_STALE );
+		$max_stale = self::whole_number( $input['max_stale'] ?? '', 1, Live_Visitors_Rules::RELAY_MAX_MAX_STALE_SECONDS );
 		if ( null === $max_stale || ( null !== $interval && $max_stale < $interval ) ) {
-			$errors['max_stale'] = __( 'Keep the last count for: a whole number of seconds, at least the interval and at most 604800.', 'live-visitors' );
+			/* translators: %d: the longest time to keep a count, in seconds. */
+			$errors['max_stale'] = sprintf( __( 'Keep the last count for: a whole number of seconds, at least the interval and at most %d.', 'live-visitors' ), Live_Visitors_Rules::RELAY_MAX_MAX_STALE_SECONDS );
 		}
-		$settings['max_stale'] = $max_stale ?? 600;
+		$settings['max_stale'] = $max_stale ?? Live_Visitors_Rules::DEFAULT_MAX_STALE_SECONDS;
 
-		$budget = self::whole_number( $input['hourly_budget'] ?? '', 1, self::MAX_HOURLY_BUDGET );
+		$budget = self::whole_number( $input['hourly_budget'] ?? '', 1, Live_Visitors_Rules::RELAY_MAX_HOURLY_BUDGET );
 		if ( null === $budget ) {
-			$errors['hourly_budget'] = __( 'Hourly limit: a whole number of requests from 1 to 1000000 (your plan\'s: 100 on Free, 1000 on Pro, 10000 on Enterprise).', 'live-visitors' );
+			/* translators: %d: the largest hourly limit. */
+			$errors['hourly_budget'] = sprintf( __( 'Hourly limit: a whole number of requests from 1 to %d (your plan\'s: 100 on Free, 1000 on Pro, 10000 on Enterprise).', 'live-visitors' ), Live_Visitors_Rules::RELAY_MAX_HOURLY_BUDGET );
 		}
-		$settings['hourly_budget'] = $budget ?? 100;
+		$settings['hourly_budget'] = $budget ?? Live_Visitors_Rules::DEFAULT_HOURLY_BUDGET;
 
 		// Kept as typed, markup included: it is escaped where it is printed, and shown as text.
 		$sentence = self::text( $input['sentence'] ?? '' );
 		if ( mb_strlen( $sentence ) > self::MAX_SENTENCE_LENGTH || preg_match( '/[\x00-\x1f\x7f]/', $sentence ) ) {
-			$errors['sentence'] = __( 'Default sentence: at most 200 characters, on one line, with {count} where the number goes.', 'live-visitors' );
+			/* translators: %d: the longest sentence, in characters. */
+			$errors['sentence'] = sprintf( __( 'Default sentence: at most %d characters, on one line, with {count} where the number goes.', 'live-visitors' ), self::MAX_SENTENCE_LENGTH );
 		}
 		$settings['sentence'] = $sentence;
 
@@ -211,7 +227,7 @@ final class Live_Visitors_Settings {
 		$new = is_array( $new_value ) ? $new_value : array();
 		foreach ( array( 'website_id', 'token', 'base_url' ) as $field ) {
 			if ( ( $old[ $field ] ?? null ) !== ( $new[ $field ] ?? null ) ) {
-				Live_Visitors_Relay::forget_answer();
+				Live_Visitors_State_Store::forget_answer();
 				return;
 			}
 		}
@@ -235,7 +251,7 @@ final class Live_Visitors_Settings {
 	 */
 	private static function whole_number( $value, int $min, int $max ): ?int {
 		$text = is_int( $value ) ? (string) $value : self::text( $value );
-		if ( ! preg_match( '/^\d{1,9}$/', $text ) ) {
+		if ( ! preg_match( '/^\d{1,' . strlen( (string) $max ) . '}$/', $text ) ) {
 			return null;
 		}
 		$number = (int) $text;

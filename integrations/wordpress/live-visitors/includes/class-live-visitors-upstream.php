@@ -5,18 +5,18 @@
  * @package LiveVisitors
  */
 
+declare(strict_types=1);
+
 defined( 'ABSPATH' ) || exit;
 
 /**
  * Asks the service for the website's report and reads the answer as the Node relay does
- * (`relay/src/upstream.ts`): only a report that passes the widget's own checks comes back.
+ * (`relay/src/upstream.ts`): only a report that passes the widget's own checks comes back. A
+ * failure's `reason` is the plugin's own words (what happened and what to fix); `said` is the
+ * service's, token redacted, for the log and the settings page only.
  */
 final class Live_Visitors_Upstream {
 
-	/** Shorter than the widget's own 10 s, so a browser gets the stale answer rather than its own timeout. */
-	public const TIMEOUT_SECONDS = 5;
-	/** An answer of the service is a few dozen bytes; anything far larger is not one. */
-	public const MAX_BODY_BYTES = 16384;
 	/** The service's report timestamp: ISO 8601 UTC with milliseconds, as the element accepts it. */
 	private const TIMESTAMP_SYNTAX = '/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/';
 	private const MAX_SAFE_INTEGER = 9007199254740991;
@@ -25,18 +25,20 @@ final class Live_Visitors_Upstream {
 	 * Asks once; never throws.
 	 *
 	 * @param array<string, mixed> $settings The plugin's settings.
-	 * @return array{report: array{currentVisitors: int, websiteId: string, timestamp: string}}|array{failure: array{kind: string, status: ?int, retry_after_ms: ?int, summary: string, reason: string}}
+	 * @return array{report: array{currentVisitors: int, websiteId: string, timestamp: string}}|array{failure: array{kind: string, status: ?int, retry_after_ms: ?int, reason: string, said: ?string}}
 	 */
 	public static function fetch( array $settings ): array {
+		$max_bytes = Live_Visitors_Rules::MAX_UPSTREAM_BODY_BYTES;
 		$url      = $settings['base_url'] . '/api/v1/realtime?' . http_build_query( array( 'websiteId' => $settings['website_id'] ), '', '&', PHP_QUERY_RFC3986 );
 		$response = wp_remote_get(
 			$url,
 			array(
-				'timeout'             => self::TIMEOUT_SECONDS,
+				// Shorter than the element's own timeout, so a browser gets the stale answer rather than its own timeout.
+				'timeout'             => Live_Visitors_Rules::UPSTREAM_TIMEOUT_MS / 1000,
 				// A redirect elsewhere would carry the token along: a 3xx is a failure.
 				'redirection'         => 0,
 				// One byte over the limit tells a large answer from one that just fits.
-				'limit_response_size' => self::MAX_BODY_BYTES + 1,
+				'limit_response_size' => $max_bytes + 1,
 				'headers'             => array(
 					// The only place the token ever goes.
 					'Authorization' => 'Bearer ' . $settings['token'],
@@ -49,11 +51,11 @@ final class Live_Visitors_Upstream {
 		}
 		$status = (int) wp_remote_retrieve_response_code( $response );
 		$body   = (string) wp_remote_retrieve_body( $response );
-		if ( strlen( $body ) > self::MAX_BODY_BYTES ) {
-			return self::invalid( $status, 'sent an answer larger than 16 KB' );
+		if ( strlen( $body ) > $max_bytes ) {
+			return self::invalid( $status, sprintf( 'sent an answer larger than %d KB', $max_bytes / 1024 ) );
 		}
 		if ( $status < 200 || $status > 299 ) {
-			return array( 'failure' => self::status_failure( $status, $response, $body, $settings['token'] ) );
+			return array( 'failure' => self::status_failure( $status, $response, $body, Live_Visitors_Redactor::for_token( $settings['token'] ) ) );
 		}
 		$json = json_decode( $body, true, 8 );
 		if ( ! is_array( $json ) ) {
@@ -115,29 +117,26 @@ final class Live_Visitors_Upstream {
 		$message = $error->get_error_message();
 		$code    = preg_match( '/cURL error (\d+)/', $message, $match ) ? (int) $match[1] : null;
 		if ( 28 === $code || false !== stripos( $message, 'timed out' ) ) {
-			$said = 'did not answer within ' . self::TIMEOUT_SECONDS . ' s';
-			return self::failure( 'timeout', null, null, $said, $said );
+			return self::failure( 'timeout', null, null, sprintf( 'did not answer within %d s', Live_Visitors_Rules::UPSTREAM_TIMEOUT_MS / 1000 ), null );
 		}
-		$said = 'could not be reached' . ( null === $code ? '' : " (cURL error $code)" );
-		return self::failure( 'network', null, null, 'could not be reached', $said );
+		return self::failure( 'network', null, null, 'could not be reached' . ( null === $code ? '' : " (cURL error $code)" ), null );
 	}
 
 	private static function invalid( int $status, string $reason ): array {
-		return array( 'failure' => self::failure( 'invalid-response', $status, null, 'sent an invalid answer', $reason ) );
+		return array( 'failure' => self::failure( 'invalid-response', $status, null, $reason, null ) );
 	}
 
 	/**
-	 * A status that is not 2xx, with what to fix. The service's own words go into `reason` (for the
-	 * log and the settings page, token redacted), never into `summary`, which shoppers may read.
+	 * A status that is not 2xx, with what to fix in the plugin's words, and the service's own words apart.
 	 *
-	 * @param int                  $status   The HTTP status.
-	 * @param array<string, mixed> $response The HTTP API's response.
-	 * @param string               $body     The body.
-	 * @param string               $token    The token, to redact.
+	 * @param int                    $status   The HTTP status.
+	 * @param array<string, mixed>   $response The HTTP API's response.
+	 * @param string                 $body     The body.
+	 * @param Live_Visitors_Redactor $redactor Takes the token out of the service's words.
 	 */
-	private static function status_failure( int $status, array $response, string $body, string $token ): array {
+	private static function status_failure( int $status, array $response, string $body, Live_Visitors_Redactor $redactor ): array {
 		$kind  = self::kind_for_status( $status );
-		$said  = self::service_message( $body, (string) wp_remote_retrieve_header( $response, 'content-type' ), $token );
+		$text  = self::service_words( $body, (string) wp_remote_retrieve_header( $response, 'content-type' ) );
 		$wait  = 'rate-limited' === $kind ? self::retry_after_ms( $response ) : null;
 		$fixes = array(
 			'unauthorized' => ': check the API token in Settings → Live visitors',
@@ -145,7 +144,7 @@ final class Live_Visitors_Upstream {
 			'rate-limited' => ': the plan\'s hourly limit is used up',
 		);
 		$fix   = $status >= 300 && $status < 400 ? ': set the service base URL to the final address, the plugin does not follow redirects' : ( $fixes[ $kind ] ?? '' );
-		return self::failure( $kind, $status, $wait, "answered $status", "answered $status" . ( '' === $said ? '' : " \"$said\"" ) . $fix );
+		return self::failure( $kind, $status, $wait, "answered $status$fix", null === $text ? null : $redactor->words( $text ) );
 	}
 
 	public static function kind_for_status( int $status ): string {
@@ -161,66 +160,49 @@ final class Live_Visitors_Upstream {
 	}
 
 	/**
-	 * `Retry-After` as delay-seconds or an HTTP date, in milliseconds; null when absent or unreadable.
+	 * `Retry-After` as delay-seconds or an HTTP date, in milliseconds, at most a day (the contract's
+	 * `parseRetryAfter`); null when absent or unreadable.
 	 *
 	 * @param array<string, mixed> $response The HTTP API's response.
 	 */
 	private static function retry_after_ms( array $response ): ?int {
 		$value = trim( (string) wp_remote_retrieve_header( $response, 'retry-after' ) );
+		$ceiling_ms = Live_Visitors_Rules::DAY_CEILING_MS;
 		if ( preg_match( '/^\d{1,9}$/', $value ) ) {
-			return (int) $value * 1000;
+			return min( (int) $value * 1000, $ceiling_ms );
 		}
 		if ( ! preg_match( '/^[A-Z][a-z]{2}, \d.* GMT$/', $value ) ) {
 			return null;
 		}
 		$at   = strtotime( $value );
 		$date = strtotime( (string) wp_remote_retrieve_header( $response, 'date' ) );
-		return false === $at ? null : max( 0, ( $at - ( false === $date ? time() : $date ) ) * 1000 );
+		return false === $at ? null : min( max( 0, ( $at - ( false === $date ? time() : $date ) ) * 1000 ), $ceiling_ms );
 	}
 
 	/**
-	 * The service's words in an error answer, safe for a log line: token redacted first, then control
-	 * characters and quotes folded, then shortened (so shortening cannot cut the token into an unknown piece).
+	 * The service's words in an error answer (the Node relay's `errorText`): JSON `{ error }` or
+	 * `{ message }`, or a plain-text body; null when it says nothing. The whole body is read (it is
+	 * capped at the body limit), so no cut can leave half a token unrecognised.
 	 *
 	 * @param string $body         The body.
 	 * @param string $content_type Its Content-Type.
-	 * @param string $token        The token.
 	 */
-	public static function service_message( string $body, string $content_type, string $token ): string {
-		$text = str_starts_with( $content_type, 'text/plain' ) ? $body : null;
+	public static function service_words( string $body, string $content_type ): ?string {
 		$json = json_decode( $body, true, 4 );
-		if ( is_array( $json ) ) {
-			$text = $json['error'] ?? $json['message'] ?? $text;
+		$said = is_array( $json ) ? ( $json['error'] ?? $json['message'] ?? null ) : null;
+		if ( is_string( $said ) ) {
+			return $said;
 		}
-		if ( ! is_string( $text ) ) {
-			return '';
-		}
-		$clean = trim( (string) preg_replace( '/[\x00-\x1f\x7f"\s]+/u', ' ', self::redact( $text, $token ) ) );
-		return mb_strlen( $clean ) > 200 ? mb_substr( $clean, 0, 200 ) . '…' : $clean;
+		return str_starts_with( $content_type, 'text/plain' ) ? $body : null;
 	}
 
-	/**
-	 * `$text` without the token, plain or URL-encoded.
-	 *
-	 * @param string $text  Any text.
-	 * @param string $token The token.
-	 */
-	public static function redact( string $text, string $token ): string {
-		if ( '' === $token ) {
-			return $text;
-		}
-		$forms = array_unique( array( $token, rawurlencode( $token ), urlencode( $token ) ) );
-		usort( $forms, fn ( $a, $b ) => strlen( $b ) - strlen( $a ) );
-		return str_replace( $forms, '[token]', $text );
-	}
-
-	private static function failure( string $kind, ?int $status, ?int $retry_after_ms, string $summary, string $reason ): array {
+	private static function failure( string $kind, ?int $status, ?int $retry_after_ms, string $reason, ?string $said ): array {
 		return array(
 			'kind'           => $kind,
 			'status'         => $status,
 			'retry_after_ms' => $retry_after_ms,
-			'summary'        => $summary,
 			'reason'         => $reason,
+			'said'           => $said,
 		);
 	}
 }

@@ -34,7 +34,7 @@ export async function startPluginSite(options: { activate?: boolean } = {}): Pro
 export function configure(site: WordPressSite, settings: Record<string, unknown>): Record<string, unknown> {
   return site.php(
     `update_option( 'live_visitors_settings', ${phpValue(settings)} );
-     Live_Visitors_Relay::forget_everything();
+     Live_Visitors_State_Store::forget_everything();
      return get_option( 'live_visitors_settings' );`,
   );
 }
