@@ -21,8 +21,16 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** MutationObserver callbacks are microtasks: let them run. */
-const mutationsDelivered = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/** MutationObserver callbacks are microtasks, and placements are looked at in the next animation frame: let both run. */
+async function nextFrame(): Promise<void> {
+  // The mutation records' microtask first: it asks for the frame that this one then waits for.
+  await Promise.resolve();
+  await new Promise((resolve) => requestAnimationFrame(resolve));
+}
+async function mutationsDelivered(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await nextFrame();
+}
 const placed = () => [...document.querySelectorAll('live-visitors')];
 const form = () => document.querySelector('.product-form')!;
 
@@ -218,7 +226,7 @@ describe('an anchor that never appears', () => {
     await vi.advanceTimersByTimeAsync(ANCHOR_WAIT_MS);
     placements.add({ selector: '#quick-buy' });
     document.body.insertAdjacentHTML('beforeend', '<div id="quick-buy"></div>');
-    await vi.advanceTimersByTimeAsync(0);
+    await nextFrame();
     expect(placed()).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(5 * ANCHOR_WAIT_MS);
     expect(warnings).toHaveLength(1);
