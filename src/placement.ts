@@ -27,77 +27,97 @@ export const ANCHOR_WAIT_MS = 10_000;
 /** The README snippet's reserved lines: the sentence appears, or wraps on a phone, and nothing moves. */
 const RESERVED_LINES = 'display:block;min-height:2lh';
 
+/** More moves than this within a second is a placement chasing something (its own insertion, a page that answers it): stopped. */
+export const MAX_MOVES_PER_SECOND = 5;
+
 interface Placement {
+  readonly key: string;
   readonly selector: string;
   readonly where: InsertPosition;
   readonly attributes: Array<[string, string]>;
   /** Made at the first placing, then moved to every later anchor: one element per placement. */
-  element: HTMLElement | null;
+  element?: HTMLElement;
   /** The anchor it stands by now. */
-  anchor: Element | null;
-  /** Ends the wait for a first anchor; null once placed or given up. */
-  cancelWait: (() => void) | null;
+  anchor?: Element;
+  /** Ends the wait for a first anchor; unset once placed or given up. */
+  cancelWait?: (() => void) | undefined;
+  /** Moves since `movesSince` (ms): more than `MAX_MOVES_PER_SECOND` within a second stop it. */
+  moves?: number;
+  movesSince?: number;
 }
 
 /** The element's own warnings' channel (and prefix), where the page's developer looks. */
 const warn = (message: string) => environment().warn(message);
+/** One warning about the placement by `selector`: what is wrong with it, and what was done. */
+const warnBy = (selector: string, text: string) => warn(`placement by "${selector}": ${text}`);
 
 /** A valid placement from an untrusted queue entry, or null after one warning that says why. */
 export function readPlacement(entry: unknown): Placement | null {
   const { selector, position = 'after', attributes = {} } = (entry ?? {}) as Partial<Record<keyof PlacementRequest, unknown>>;
   if (typeof selector !== 'string' || !selector.trim()) {
-    warn('placement skipped: it needs `selector`, a CSS selector of the element to place it by.');
+    warn('placement skipped: no `selector`.');
     return null;
   }
   try {
     // An empty fragment parses the selector without searching the page.
     document.createDocumentFragment().querySelector(selector);
   } catch {
-    warn(`placement skipped: "${selector}" is not a valid CSS selector.`);
+    warnBy(selector, 'not a valid CSS selector; skipped.');
     return null;
   }
   let where: InsertPosition = POSITIONS.after;
   if (typeof position === 'string' && Object.hasOwn(POSITIONS, position)) where = POSITIONS[position as PlacementPosition];
-  else warn(`placement by "${selector}": position ${JSON.stringify(position)} is not before, after, first or last; placed after.`);
+  else warnBy(selector, `position ${JSON.stringify(position)} is not before, after, first or last; placed after.`);
   const pairs: Array<[string, string]> = [];
   if (attributes && typeof attributes === 'object') {
     for (const [name, value] of Object.entries(attributes)) {
       // An event handler attribute is script: a placement sets the element's settings, never code.
-      if (/^on/i.test(name)) warn(`placement by "${selector}": attribute ${name} is an event handler; left out.`);
+      if (/^on/i.test(name)) warnBy(selector, `attribute ${name} is an event handler; left out.`);
       else if (['string', 'number', 'boolean'].includes(typeof value)) pairs.push([name, String(value)]);
-      else warn(`placement by "${selector}": attribute ${name} is not a string; left out.`);
+      else warnBy(selector, `attribute ${name} is not a string; left out.`);
     }
-  } else warn(`placement by "${selector}": attributes must be an object of strings; none set.`);
-  return { selector, where, attributes: pairs, element: null, anchor: null, cancelWait: null };
+  } else warnBy(selector, 'attributes is not an object; none set.');
+  return { key: `${where} ${selector}`, selector, where, attributes: pairs };
 }
 
 /**
  * The page's placements, kept beside their anchors by one MutationObserver on the document: it
- * places an element as soon as its anchor appears (in the same task, before the next paint, so
- * the element's reserved lines move nothing) and moves it to a new anchor when a theme replaces
+ * places an element as soon as its anchor appears (in the next animation frame, before its paint,
+ * so the element's reserved lines move nothing) and moves it to a new anchor when a theme replaces
  * the old one (variant or route changes). It watches while any placement is placed or waiting.
+ *
+ * The observer's callback only asks for a look; the look runs once per frame, however many batches
+ * of changes the frame saw, searches the page only for placements whose anchor left the document or
+ * never came, and drops the records of the moves it made itself.
  */
 export class Placements {
   readonly #byKey = new Map<string, Placement>();
   readonly #waitMs: number;
   #observer: MutationObserver | null = null;
+  #frame = 0;
 
   constructor(waitMs = ANCHOR_WAIT_MS) {
     this.#waitMs = waitMs;
   }
 
   /**
-   * Takes one queue entry. The selector and position of a placement placed or waiting add nothing
-   * again (a tag that fires twice); after a wait given up, they wait afresh.
+   * Takes one queue entry; never throws, whatever the entry is. The selector and position of a
+   * placement placed or waiting add nothing again (a tag that fires twice); after a wait given up,
+   * they wait afresh.
    */
   add(entry: unknown): void {
-    const placement = readPlacement(entry);
-    if (!placement) return;
-    const key = `${placement.where} ${placement.selector}`;
-    if (this.#byKey.has(key)) return;
-    this.#byKey.set(key, placement);
+    let placement: Placement | null;
+    try {
+      placement = readPlacement(entry);
+    } catch {
+      // A getter or a proxy that throws: the page's own script, so its error says nothing to us.
+      warn('placement skipped: reading it threw.');
+      return;
+    }
+    if (!placement || this.#byKey.has(placement.key)) return;
+    this.#byKey.set(placement.key, placement);
     this.#place(placement);
-    if (!placement.anchor) this.#wait(key, placement);
+    if (this.#byKey.has(placement.key) && !placement.anchor) this.#wait(placement);
     this.#observe();
   }
 
@@ -106,15 +126,17 @@ export class Placements {
     return this.#byKey.size;
   }
 
-  #wait(key: string, placement: Placement): void {
+  #wait(placement: Placement): void {
     const env = environment();
     let timer: unknown = null;
     const start = () => {
       timer = env.setTimeout(() => {
-        placement.cancelWait = null;
-        this.#byKey.delete(key);
-        warn(`no element matched "${placement.selector}" in ${this.#waitMs / 1000} s of waiting; nothing placed.`);
-        if (!this.#byKey.size) this.#disconnect();
+        placement.cancelWait = undefined;
+        // A look of its own first: a hidden tab runs no animation frames, so the anchor may be there unseen.
+        this.#place(placement);
+        if (placement.anchor || this.#byKey.get(placement.key) !== placement) return;
+        this.#drop(placement);
+        warnBy(placement.selector, `no element matched in ${this.#waitMs / 1000} s; nothing placed.`);
       }, this.#waitMs);
     };
     // The clock starts once the page's HTML is all in: until then a late anchor is only unparsed.
@@ -122,22 +144,54 @@ export class Placements {
     else start();
     placement.cancelWait = () => {
       document.removeEventListener('DOMContentLoaded', start);
-      // Never called once the timer has run (it sets cancelWait to null): a stale clear cannot stop another timer.
+      // Never called once the timer has run (it unsets cancelWait): a stale clear cannot stop another timer.
       env.clearTimeout(timer);
-      placement.cancelWait = null;
+      placement.cancelWait = undefined;
     };
   }
 
+  /** Places, keeps or moves one placement's element; one that cannot be placed is stopped with one warning. */
   #place(placement: Placement): void {
-    const anchor = document.querySelector(placement.selector);
-    // The offer is gone (a route change): so is its count, until an anchor comes back.
-    if (!anchor && placement.anchor && !placement.anchor.isConnected) placement.element?.remove();
-    // Our own insertion is a mutation too: an element already by this anchor stays as it is.
-    if (!anchor || (anchor === placement.anchor && placement.element?.isConnected)) return;
-    placement.element ??= this.#create(placement);
-    anchor.insertAdjacentElement(placement.where, placement.element);
-    placement.anchor = anchor;
-    placement.cancelWait?.();
+    const { anchor: kept, element, where } = placement;
+    try {
+      if (kept?.isConnected && element?.isConnected) return;
+      // An anchor still in the document is kept, even when the selector now matches another element:
+      // the element's own insertion can change what matches (`:last-child`, `:empty`, `:has()`).
+      const anchor = kept?.isConnected ? kept : document.querySelector(placement.selector);
+      // The offer is gone (a route change): so is its count, until an anchor comes back.
+      if (!anchor) {
+        element?.remove();
+        return;
+      }
+      // Nothing in <head> or a <template> is rendered, and the root element (no parent) has no siblings.
+      if (anchor.closest('head,template') || (!anchor.parentElement && where !== POSITIONS.first && where !== POSITIONS.last)) {
+        this.#stop(placement, 'nothing shows there');
+        return;
+      }
+      if (element) {
+        const now = environment().now();
+        if (!placement.moves || now - placement.movesSince! > 1000) {
+          placement.movesSince = now;
+          placement.moves = 0;
+        }
+        if (++placement.moves > MAX_MOVES_PER_SECOND) {
+          this.#stop(placement, `moved over ${MAX_MOVES_PER_SECOND} times in a second`);
+          return;
+        }
+      }
+      placement.element ??= this.#create(placement);
+      anchor.insertAdjacentElement(where, placement.element);
+      placement.anchor = anchor;
+      placement.cancelWait?.();
+    } catch {
+      this.#stop(placement, 'it threw');
+    }
+  }
+
+  /** Stops a placement that cannot be placed, with one warning; an element already placed stays where it is. */
+  #stop(placement: Placement, why: string): void {
+    this.#drop(placement);
+    warnBy(placement.selector, `${why}; stopped.`);
   }
 
   #create({ selector, attributes }: Placement): HTMLElement {
@@ -148,7 +202,7 @@ export class Placements {
       try {
         element.setAttribute(name, value);
       } catch {
-        warn(`placement by "${selector}": "${name}" is not a valid attribute name; left out.`);
+        warnBy(selector, `attribute ${name} is not a valid name; left out.`);
       }
     }
     return element;
@@ -157,21 +211,29 @@ export class Placements {
   #observe(): void {
     if (this.#observer || !this.#byKey.size) return;
     this.#observer = new MutationObserver(() => {
-      for (const placement of this.#byKey.values()) this.#place(placement);
+      if (this.#frame) return;
+      this.#frame = requestAnimationFrame(() => {
+        this.#frame = 0;
+        for (const placement of this.#byKey.values()) this.#place(placement);
+        // The look saw the page as it now is: the records of its own moves are no news (else it would chase them).
+        this.#observer?.takeRecords();
+      });
     });
     this.#observer.observe(document, { childList: true, subtree: true });
   }
 
-  #disconnect(): void {
+  /** Forgets a placement (its element, if placed, stays where it is); the last one ends the watch. */
+  #drop(placement: Placement): void {
+    placement.cancelWait?.();
+    this.#byKey.delete(placement.key);
+    if (this.#byKey.size) return;
     this.#observer?.disconnect();
     this.#observer = null;
   }
 
   /** Stops watching and waiting (tests); placed elements stay where they are. */
   stop(): void {
-    for (const placement of this.#byKey.values()) placement.cancelWait?.();
-    this.#byKey.clear();
-    this.#disconnect();
+    for (const placement of this.#byKey.values()) this.#drop(placement);
   }
 }
 
@@ -187,9 +249,10 @@ function pagePlacements(): Placements {
  * entries are placed at once. The queue stays a plain array, as Tag Manager's `createQueue` needs.
  */
 export function takePlacements(queue: unknown[], placements = pagePlacements()): void {
-  for (const entry of queue.splice(0)) placements.add(entry);
   queue.push = (...entries: unknown[]) => {
     for (const entry of entries) placements.add(entry);
     return queue.length;
   };
+  // `add` never throws: however bad an entry, the ones after it are placed and `push` stays ours.
+  for (const entry of queue.splice(0)) placements.add(entry);
 }
