@@ -4,12 +4,15 @@ import { type RelayConfig, relayConfigWarnings } from './config.js';
 import { loadRelayConfig, startRelayServer } from './server.js';
 
 const USAGE = `Usage: live-visitors-relay --port <n> --config <file>
+       live-visitors-relay rotate-keys --config <file>
 
   --port <n>       port to listen on at 127.0.0.1 (0 picks a free one)
   --config <file>  JSON { "upstream", "websites": [ { "id", "token" } ], "allowOrigins",
                    "interval", "maxStale", "hourlyBudget", "store", "storePrefix",
-                   "storeDownBudget" }; LIVE_VISITORS_* variables override it
-  -h, --help       show this help`;
+                   "storeDownBudget", "selfServe", "encryptionKeys", "registrationsFile",
+                   "registrationsPerHour", "maxWebsites" }; LIVE_VISITORS_* variables override it
+  -h, --help       show this help
+  rotate-keys      re-encrypt every registered website's token under the first encryption key`;
 
 export interface RelayArguments {
   readonly port: number;
@@ -61,7 +64,8 @@ function describeRelay(url: string, config: RelayConfig): string {
     `live-visitors relay listening on ${url}`,
     `  GET ${url}${REALTIME_PATH}?websiteId=<id>`,
     `Upstream: ${config.upstream}`,
-    `Websites: ${config.websites.map((website) => website.id).join(', ')}`,
+    `Websites: ${config.websites.map((website) => website.id).join(', ') || 'none in the config'}`,
+    ...(config.selfServe ? [`Owners register theirs at ${url}/ (at most ${config.maxWebsites})`] : []),
     `Allowed origins: ${origins}`,
     `Store: ${describeStore(config)}`,
     `One upstream request per website every ${config.interval} s; last good answer served up to ${config.maxStale} s; ` +

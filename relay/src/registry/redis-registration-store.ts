@@ -63,9 +63,10 @@ export class RedisRegistrationStore implements RegistrationStore {
   async all(): Promise<ReadonlyMap<string, unknown>> {
     const reply = await this.#send('read the registrations', ['HGETALL', `${this.#prefix}registrations`]);
     const records = new Map<string, unknown>();
-    // node-redis answers HGETALL with an object (RESP2) or a Map (RESP3).
-    const entries = reply instanceof Map ? [...reply.entries()] : typeof reply === 'object' && reply !== null ? Object.entries(reply) : [];
-    for (const [id, text] of entries) records.set(String(id), parseJson(text));
+    // A raw HGETALL is a flat list: field, value, field, value…
+    if (!Array.isArray(reply) || reply.length % 2 !== 0)
+      throw new Error(`store: Redis answered something else when asked to read the registrations`);
+    for (let index = 0; index < reply.length; index += 2) records.set(String(reply[index]), parseJson(reply[index + 1]));
     return records;
   }
 
