@@ -9,6 +9,7 @@ import {
   SELF_SERVE_LIMITS,
   type SelfServeConfig,
 } from './config-self-serve.js';
+import { checkShopifyApp, readShopifyApp, type ShopifyAppConfig } from './shopify-app/shopify-app-config.js';
 import { parseSource, type SourceParseOptions } from './sources/parse-source.js';
 import type { SourceSettings } from './sources/source.js';
 import { parseRedisUrl } from './store/redis-url.js';
@@ -53,6 +54,8 @@ export interface RelayConfig extends SelfServeConfig {
    * Shopify shop. Not enumerable on parsed configs, like the tokens.
    */
   readonly shopifyAppSecret: string | null;
+  /** The public Shopify app (its admin page, settings API and webhooks, see shopify-app/); null when the relay serves none. */
+  readonly shopifyApp: ShopifyAppConfig | null;
 }
 
 /** A config as written in a file or in code: everything but the upstream and the websites has a default. */
@@ -72,6 +75,7 @@ export const RELAY_DEFAULTS = Object.freeze({
   // fleet can never pass its budget; the last good answer is served until maxStale.
   storeDownBudget: 0,
   shopifyAppSecret: null,
+  shopifyApp: null,
   ...SELF_SERVE_DEFAULTS,
 });
 
@@ -97,6 +101,7 @@ const KNOWN_FIELDS = [
   'storePrefix',
   'storeDownBudget',
   'shopifyAppSecret',
+  'shopifyApp',
   'selfServe',
   'encryptionKeys',
   'registrationsPerHour',
@@ -154,6 +159,8 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
   const storePrefix = readStorePrefix(input.storePrefix ?? RELAY_DEFAULTS.storePrefix, label('storePrefix'), issues);
   const storeDownBudget = wholeNumber('storeDownBudget', 'requests', CONFIG_LIMITS.maxHourlyBudget, 0);
   const shopifyAppSecret = readShopifyAppSecret(input.shopifyAppSecret ?? null, label('shopifyAppSecret'), issues);
+  const shopifyApp = readShopifyApp(input.shopifyApp ?? null, label('shopifyApp'), issues);
+  if (shopifyApp !== undefined && shopifyAppSecret !== undefined) checkShopifyApp(shopifyApp, shopifyAppSecret, selfServe === true, issues);
   const encryptionKeys = readEncryptionKeys(input.encryptionKeys ?? RELAY_DEFAULTS.encryptionKeys, label('encryptionKeys'), issues);
   const registrationsPerHour = readWholeNumber(
     input.registrationsPerHour ?? RELAY_DEFAULTS.registrationsPerHour,
@@ -204,6 +211,7 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
     maxWebsites: maxWebsites!,
     registrationsFile: registrationsFile!,
     registrationsMayBeLost: registrationsMayBeLost!,
+    shopifyApp: shopifyApp!,
   } as RelayConfig;
   Object.defineProperty(config, 'shopifyAppSecret', { value: shopifyAppSecret ?? null, enumerable: false });
   Object.defineProperty(config, 'encryptionKeys', { value: encryptionKeys, enumerable: false });

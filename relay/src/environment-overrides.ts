@@ -17,6 +17,8 @@ export const RELAY_ENVIRONMENT_VARIABLES = Object.freeze({
   storeDownBudget: 'LIVE_VISITORS_STORE_DOWN_BUDGET',
   /** A secret: the Shopify app's client secret, for its App Proxy's signatures. */
   shopifyAppSecret: 'LIVE_VISITORS_SHOPIFY_APP_SECRET',
+  /** The Shopify app's client id, read as `{ "clientId": … }`. */
+  shopifyApp: 'LIVE_VISITORS_SHOPIFY_CLIENT_ID',
   /** `true` or `false`. */
   selfServe: 'LIVE_VISITORS_SELF_SERVE',
   /** A secret: comma-separated `id:base64` keys, the encrypting one first. */
@@ -65,6 +67,8 @@ function readVariable(field: RelayConfigField, name: string, text: string, issue
     case 'shopifyAppSecret':
     case 'registrationsFile':
       return text;
+    case 'shopifyApp':
+      return { clientId: text };
     case 'selfServe':
     case 'registrationsMayBeLost':
       // Left as text when neither, so the config check names the variable and what it takes.

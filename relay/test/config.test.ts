@@ -58,6 +58,7 @@ describe('parseRelayConfig', () => {
       maxWebsites: 1000,
       registrationsFile: null,
       registrationsMayBeLost: false,
+      shopifyApp: null,
     });
     expect(config.websites[0]!.token).toBe(TOKEN);
     expect(Object.isFrozen(config)).toBe(true);
@@ -178,7 +179,7 @@ describe('parseRelayConfig', () => {
     [
       'an unknown field',
       { ...minimal, intervall: 30 },
-      'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget, store, storePrefix, storeDownBudget, shopifyAppSecret, selfServe, encryptionKeys, registrationsPerHour, maxWebsites, registrationsFile, registrationsMayBeLost)',
+      'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget, store, storePrefix, storeDownBudget, shopifyAppSecret, shopifyApp, selfServe, encryptionKeys, registrationsPerHour, maxWebsites, registrationsFile, registrationsMayBeLost)',
     ],
   ])('refuses %s', (_name, input, issue) => {
     const issues = issuesOf(() => parseRelayConfig(input, { source: 'relay.json' }));
@@ -225,6 +226,7 @@ describe('environment overrides', () => {
       maxWebsites: 1000,
       registrationsFile: null,
       registrationsMayBeLost: false,
+      shopifyApp: null,
     });
     expect(config.websites[0]!.token).toBe(TOKEN);
   });
