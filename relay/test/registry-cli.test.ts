@@ -27,7 +27,15 @@ afterAll(async () => {
 function run(argv: string[], env: Record<string, string> = {}) {
   let out = '';
   let err = '';
-  const io = { stdout: (text: string) => void (out += text), stderr: (text: string) => void (err += text), env };
+  const io = {
+    stdout(text: string) {
+      out += text;
+    },
+    stderr(text: string) {
+      err += text;
+    },
+    env,
+  };
   return runRotateKeys(argv, io).then((code) => ({ code, out, err }));
 }
 
