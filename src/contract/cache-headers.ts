@@ -4,14 +4,16 @@ import rules from './rules.json' with { type: 'json' };
 // too old to show. (A day: longer than any relay's `maxStale`, shorter than a page's `max-age` may be.)
 
 /**
- * An answer's `Age` in ms: 0 without one or when it is no delta-seconds (`-5`, `1e3`, junk), and
- * `null` when it is beyond a day: too old to show, never "new". Never negative.
+ * An answer's `Age` in ms, read as RFC 9111 §5.1 says: the first member of a list (two header lines
+ * arrive as "90000, 90000"), a non-negative integer of seconds. 0 without one; `null` when it is
+ * beyond a day or no such integer (`+90000`, `-5`, `1e3`, junk): an age no one can trust makes the
+ * answer too old to show, never younger than it says.
  */
 export function answerAge(age: string | null): number | null {
-  const seconds = age?.trim();
-  if (!seconds || !/^\d+$/.test(seconds)) return 0;
-  const ms = Number(seconds) * 1000;
-  return ms > rules.dayCeilingMs ? null : ms;
+  const seconds = age?.split(',')[0]?.trim();
+  if (!seconds) return 0;
+  const ms = /^\d+$/.test(seconds) ? Number(seconds) * 1000 : Number.NaN;
+  return ms <= rules.dayCeilingMs ? ms : null;
 }
 
 /**
