@@ -1,0 +1,91 @@
+// @vitest-environment node
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../test/browser/support/chromium.js';
+import { type RelayHarness, startRelayHarness } from './support/relay-harness.js';
+
+/**
+ * The owner page in a real Chromium, against a self-serving relay and the emulator: what an owner
+ * types, what the page shows, and where the token is not afterwards.
+ */
+const OWNED = { id: 'not-relayed', token: 'tokC-SECRET-0000' } as const;
+const KEYS = [`page:${btoa('p'.repeat(32))}`];
+
+let browser: Browser;
+let harness: RelayHarness;
+beforeAll(async () => {
+  [browser, harness] = await Promise.all([
+    launchChromium(),
+    startRelayHarness({ config: { selfServe: true, encryptionKeys: KEYS, registrationsMayBeLost: true } }),
+  ]);
+}, 30_000);
+afterAll(async () => {
+  await Promise.all([browser?.close(), harness?.close()]);
+});
+
+async function ownerPage(): Promise<{ page: Page; violations: string[] }> {
+  const page = await browser.newPage();
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  const response = await page.goto(`${harness.relayUrl}/`);
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()['content-security-policy']).toMatch(/default-src 'none'; script-src 'self'/);
+  return { page, violations };
+}
+
+async function register(page: Page, websiteId: string, token: string, origins = ''): Promise<string> {
+  await page.fill('#website-id', websiteId);
+  await page.fill('#token', token);
+  await page.fill('#origins', origins);
+  await page.click('button[type=submit]');
+  await page.waitForFunction(() => !/Checking/.test(document.getElementById('status')!.textContent ?? ''));
+  return (await page.textContent('#status')) ?? '';
+}
+
+describe('the owner page', () => {
+  it('registers, shows the live count and exactly what to paste, and keeps the token nowhere', async () => {
+    const { page, violations } = await ownerPage();
+    expect(await register(page, OWNED.id, OWNED.token, 'https://owner.example')).toBe('Registered.');
+    await page.waitForFunction(() => /on your website|not available/.test(document.getElementById('count')!.textContent ?? ''));
+    expect(await page.textContent('#count')).toMatch(/^\d+ visitors? on your website$/);
+
+    expect(await page.textContent('#snippet')).toBe(
+      '<script type="module" src="https://cdn.jsdelivr.net/npm/live-visitors@0/dist/live-visitors.js"></script>\n' +
+        `<live-visitors website-id="${OWNED.id}" api-base="${harness.relayUrl}"></live-visitors>`,
+    );
+    expect(await page.textContent('#tag-website-id')).toBe(OWNED.id);
+    expect(await page.textContent('#tag-api-base')).toBe(harness.relayUrl);
+
+    // Nowhere: the field, the document, the URL, any storage, any URL the page fetched.
+    const traces = await page.evaluate(async () => ({
+      field: (document.getElementById('token') as HTMLInputElement).value,
+      html: document.documentElement.outerHTML,
+      url: location.href,
+      storage: JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
+      caches: 'caches' in self ? (await caches.keys()).join() : '',
+      databases: 'indexedDB' in self && indexedDB.databases ? JSON.stringify(await indexedDB.databases()) : '',
+      fetched: performance
+        .getEntries()
+        .map((entry) => entry.name)
+        .join('\n'),
+    }));
+    expect(traces.field).toBe('');
+    expect(traces.fetched).toContain('/api/v1/websites/not-relayed');
+    for (const [where, text] of Object.entries(traces)) expect(text, where).not.toContain(OWNED.token);
+    expect(page.url()).toBe(`${harness.relayUrl}/`);
+    expect(violations).toEqual([]);
+    await page.close();
+  });
+
+  it('says in words what went wrong, and stores nothing', async () => {
+    const { page } = await ownerPage();
+    expect(await register(page, OWNED.id, 'not-the-token-9999')).toMatch(/refused this token/);
+    expect(await register(page, 'nobody-knows-it', OWNED.token)).toMatch(/does not know a website "nobody-knows-it"/);
+    expect(await register(page, OWNED.id, OWNED.token, 'https://owner.example/shop')).toMatch(/allowOrigins must list/);
+    expect(await page.isHidden('#result')).toBe(true);
+    expect((await harness.get('?websiteId=nobody-knows-it')).status).toBe(404);
+    await page.close();
+  });
+});
