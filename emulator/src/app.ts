@@ -12,6 +12,7 @@ import { applyFault, type FaultSwitch, setFault } from './endpoints/faults.js';
 import { recordPageview } from './endpoints/pageviews.js';
 import type { RealtimeEndpoint } from './endpoints/realtime.js';
 import { setTraffic, type TrafficControl } from './endpoints/traffic.js';
+import { SourceStandIns, standInSources } from './sources/stand-ins.js';
 import type { VisitorWindow } from './visitor-window.js';
 
 /** Pageview ingestion: not in the spec, which leaves out how pageviews arrive. */
@@ -47,6 +48,8 @@ export interface AppParts {
   readonly controls: boolean;
   /** Told about unexpected errors, which are answered 500. */
   readonly onError: (error: unknown) => void;
+  /** The stand-ins for Plausible, Umami, Matomo, GA4 and Fathom; ones answering the emulator's counts when absent. */
+  readonly sources?: SourceStandIns;
 }
 
 /** The emulator's routes: the spec's operation, pageview ingestion, and the control API when asked for. */
@@ -115,6 +118,17 @@ export function createApp(parts: AppParts): Hono<EmulatorEnv> {
     app.delete(`${CONTROL_PATH_PREFIX}/traffic`, (c) => {
       traffic.stop();
       return c.json(traffic.state);
+    });
+  }
+
+  // The analytics services a relay can read instead of this one (issue 32), answering the same counts.
+  const sources =
+    parts.sources ?? new SourceStandIns({ siteIds: () => [...visitors.keys()], countOf: (id) => visitors.get(id)?.count(now()), now });
+  app.route('/', sources.app);
+  if (parts.controls) {
+    app.get(`${CONTROL_PATH_PREFIX}/sources/:websiteId`, async (c) => {
+      const pasted = await standInSources(sources, new URL(c.req.url).origin, c.req.param('websiteId'));
+      return pasted ? c.json(pasted) : errorResponse(c, 404, 'Website not found');
     });
   }
 
