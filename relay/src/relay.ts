@@ -22,6 +22,7 @@ import {
   type ResponseContext,
   retryAfterHeader,
 } from './responses.js';
+import { createShopifyApp } from './shopify-app/shopify-app.js';
 import { AppProxyVerifier } from './shopify-app-proxy.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { RelayStore } from './store/relay-store.js';
@@ -157,6 +158,17 @@ export function createRelay(options: RelayOptions): RelayHandler {
         log,
       })
     : null;
+  // The public Shopify app: its admin page, settings API and webhooks, on top of the registrations.
+  const shopifyApp =
+    selfServe && config.shopifyApp && config.shopifyAppSecret !== null
+      ? createShopifyApp({
+          clientId: config.shopifyApp.clientId,
+          clientSecret: config.shopifyAppSecret,
+          registrations: selfServe.registry,
+          cacheOf: (websiteId) => selfServe.served(websiteId)?.cache,
+          wallClock: options.wallClock,
+        })
+      : null;
   const clientAddress = options.clientAddress ?? ((request: Request) => (request as { ip?: string }).ip);
   function withSecret(token: string): Redactor {
     return new Redactor([...tokens, config.shopifyAppSecret, ...config.encryptionKeys, token]);
@@ -246,6 +258,8 @@ export function createRelay(options: RelayOptions): RelayHandler {
       return answerRegistration(selfServe.registry, request, pathname, requester, { cors: {}, withoutBody: context.withoutBody });
     }
     if (selfServe && isOwnerPagePath(pathname)) return answerOwnerPage(pathname, request);
+    const forShopifyApp = shopifyApp?.(request, pathname);
+    if (forShopifyApp) return forShopifyApp;
     return errorResponse(404, `Not found: the relay answers GET ${REALTIME_PATH}?websiteId=…`, context);
   }
 

@@ -1,0 +1,65 @@
+/**
+ * The admin page's one script, served as `/shopify/app/admin.js` (the page's policy runs no inline
+ * script). Plain browser JavaScript in a string: the relay's runtimes have no files to serve and
+ * the relay's TypeScript has no DOM; the Chromium test runs it. Every call to the settings API
+ * carries a fresh session token from App Bridge's documented `shopify.idToken()`.
+ */
+export const ADMIN_PAGE_SCRIPT = `const main = document.querySelector('main');
+const form = main.querySelector('form');
+const status = document.getElementById('status');
+const savedToken = document.getElementById('token-saved');
+const next = document.getElementById('next');
+
+const say = (text, state = 'ok') => {
+  status.textContent = text;
+  status.dataset.state = state;
+};
+
+async function settings(method, body) {
+  if (typeof shopify === 'undefined') throw new Error('Open this page from the app in your Shopify admin: App Bridge did not load here.');
+  const token = await shopify.idToken();
+  const headers = { Authorization: 'Bearer ' + token };
+  if (body) headers['Content-Type'] = 'application/json';
+  const response = await fetch(main.dataset.settings, { method, headers, body: body && JSON.stringify(body) });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(answer.error || 'The relay answered ' + response.status + '.');
+  return answer;
+}
+
+function describe(live) {
+  if (!live) return '';
+  if (live.error) return 'No count to show yet: ' + live.error;
+  const when = new Date(live.timestamp).toLocaleTimeString(document.documentElement.lang, { hour: '2-digit', minute: '2-digit' });
+  const count = new Intl.NumberFormat(document.documentElement.lang).format(live.count);
+  return 'Live now: ' + count + (live.count === 1 ? ' person' : ' people') + ' on your shop in the last ' + live.windowMinutes + ' minutes (counted at ' + when + ').';
+}
+
+function show(saved) {
+  if (saved.websiteId === null) return;
+  form.websiteId.value = saved.websiteId;
+  savedToken.hidden = false;
+  savedToken.querySelector('strong').textContent = saved.tokenEnding;
+  next.hidden = false;
+  say(describe(saved.live));
+}
+
+settings('GET').then(show, (error) => say(error.message, 'error'));
+
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const button = form.querySelector('button');
+  button.disabled = true;
+  say('Checking the website ID and token with the service…');
+  try {
+    const saved = await settings('PUT', { websiteId: form.websiteId.value, token: form.token.value });
+    // Write-only: once saved, the token leaves the page; only its last four characters come back.
+    form.token.value = '';
+    show(saved);
+    say('Saved. ' + describe(saved.live));
+  } catch (error) {
+    say(error.message, 'error');
+  } finally {
+    button.disabled = false;
+  }
+});
+`;

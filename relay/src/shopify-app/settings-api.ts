@@ -1,0 +1,96 @@
+import { readCappedText } from '../../../server-kit/capped-body.js';
+import type { Refusal, Registrations } from '../registry/registrations.js';
+import { jsonResponse } from './json-response.js';
+import type { SessionTokenVerifier } from './session-token.js';
+
+/** `{ "websiteId", "token" }` is well under a kilobyte. */
+const MAX_SETTINGS_BYTES = 4_096;
+
+/** The count the relay serves for a website right now, or why there is none, in words. */
+export type LiveCount = { readonly count: number; readonly timestamp: string; readonly windowMinutes: number } | { readonly error: string };
+
+export interface SettingsApiOptions {
+  readonly sessionTokens: SessionTokenVerifier;
+  readonly registrations: Registrations;
+  /** Reads the website's count as shoppers get it, so Save shows that it works. */
+  readonly liveCount: (websiteId: string) => Promise<LiveCount>;
+}
+
+/** What the admin page shows: never more of the token than its last four characters. */
+export interface ShopSettings {
+  readonly websiteId: string | null;
+  readonly tokenEnding: string | null;
+  readonly live: LiveCount | null;
+}
+
+/**
+ * `GET`/`PUT /shopify/app/settings`, for the embedded admin page. The shop is the one the session
+ * token's `dest` names, so a shop reads and changes only its own settings. `PUT` registers the
+ * website with the token (the service is asked once; nothing is stored when it refuses) and binds
+ * it to the shop, so the App Proxy's requests signed for that shop are served with it.
+ */
+export async function answerSettings(request: Request, options: SettingsApiOptions): Promise<Response> {
+  const method = request.method;
+  if (method !== 'GET' && method !== 'PUT')
+    return jsonResponse(405, { error: `Method ${method} is not allowed here. Allowed: GET, PUT` }, { Allow: 'GET, PUT' });
+  const session = await options.sessionTokens.verify(request.headers.get('authorization'));
+  if (!session.valid) {
+    await request.body?.cancel().catch(() => undefined);
+    return jsonResponse(401, { error: session.message });
+  }
+  try {
+    return method === 'GET' ? await current(session.shop, options) : await save(request, session.shop, options);
+  } catch {
+    return jsonResponse(503, { error: "The relay's store is unreachable; try again in a minute" });
+  }
+}
+
+async function current(shop: string, options: SettingsApiOptions): Promise<Response> {
+  const websiteId = await options.registrations.websiteOfShop(shop);
+  const registration = websiteId === null ? null : await options.registrations.read(websiteId);
+  if (registration === null) return jsonResponse(200, { websiteId: null, tokenEnding: null, live: null } satisfies ShopSettings);
+  return jsonResponse(200, {
+    websiteId: registration.websiteId,
+    tokenEnding: registration.tokenEnding,
+    live: await options.liveCount(registration.websiteId),
+  } satisfies ShopSettings);
+}
+
+async function save(request: Request, shop: string, options: SettingsApiOptions): Promise<Response> {
+  const text = await readCappedText(request, MAX_SETTINGS_BYTES).catch(() => undefined);
+  if (text === undefined) return jsonResponse(413, { error: `The settings must be a JSON object of at most ${MAX_SETTINGS_BYTES} bytes` });
+  const settings = readSettings(text);
+  if (typeof settings === 'string') return jsonResponse(400, { error: settings });
+  const registered = await options.registrations.register({ ...settings, requester: `shop:${shop}` });
+  if (registered.outcome === 'refused') return refusal(registered);
+  const bound = await options.registrations.bindShop(shop, settings.websiteId);
+  if (bound.outcome === 'refused') return refusal(bound);
+  return jsonResponse(200, {
+    websiteId: bound.registration.websiteId,
+    tokenEnding: bound.registration.tokenEnding,
+    live: await options.liveCount(bound.registration.websiteId),
+  } satisfies ShopSettings);
+}
+
+/** `{ "websiteId": string, "token": string }` and nothing else, or what is wrong with it. */
+function readSettings(text: string): { websiteId: string; token: string } | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 'The settings must be JSON: { "websiteId": "…", "token": "…" }';
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return 'The settings must be a JSON object: { "websiteId": "…", "token": "…" }';
+  const { websiteId, token, ...rest } = value as Record<string, unknown>;
+  if (Object.keys(rest).length > 0) return 'The settings take only websiteId and token';
+  if (typeof websiteId !== 'string' || websiteId.trim() === '') return 'Enter the website ID';
+  if (typeof token !== 'string' || token.trim() === '') return 'Enter the API token';
+  return { websiteId: websiteId.trim(), token: token.trim() };
+}
+
+function refusal(refused: Refusal): Response {
+  const headers: Record<string, string> =
+    refused.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(refused.retryAfterSeconds) };
+  return jsonResponse(refused.status, { error: refused.message }, headers);
+}

@@ -1,0 +1,161 @@
+import { createHmac } from 'node:crypto';
+import { getHmac, getJwt } from '@shopify/shopify-api/test-helpers';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryRegistrationStore } from '../src/registry/memory-registration-store.js';
+import { answerText, type RelayHarness, startRelayHarness } from './support/relay-harness.js';
+import { signedProxyQuery } from './support/shopify-app-proxy-signing.js';
+import { CLIENT_ID, CLIENT_SECRET } from './support/shopify-oracle.js';
+
+/**
+ * The Shopify app end to end on the real relay (self-serving, registrations in memory) and the
+ * emulator as the service: the settings API with session tokens signed by @shopify/shopify-api's
+ * helper, the App Proxy serving the bound website, the webhooks deleting it. Shopify's admin,
+ * App Bridge and the real App Proxy are not here: their requests are made as Shopify documents them.
+ */
+const KEYS = [`k1:${btoa('a'.repeat(32))}`];
+// The emulator knows this website; the relay's config does not: only the app registers it.
+const OWNED = { id: 'not-relayed', token: 'tokC-SECRET-0000' } as const;
+const SHOP = 'demo-shop.myshopify.com';
+const OTHER = 'other-shop.myshopify.com';
+
+let harness: RelayHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+async function app(): Promise<{ relay: RelayHarness; store: MemoryRegistrationStore }> {
+  const store = new MemoryRegistrationStore();
+  harness = await startRelayHarness({
+    config: { selfServe: true, encryptionKeys: KEYS, shopifyAppSecret: CLIENT_SECRET, shopifyApp: { clientId: CLIENT_ID } },
+    relay: { registrationStore: store },
+  });
+  return { relay: harness, store };
+}
+
+async function bearer(shop: string, overrides: Record<string, unknown> = {}): Promise<string> {
+  return `Bearer ${(await getJwt(shop.replace('.myshopify.com', ''), CLIENT_ID, CLIENT_SECRET, overrides)).token}`;
+}
+
+async function settings(relay: RelayHarness, shop: string | null, method = 'GET', body?: unknown) {
+  return relay.request('/shopify/app/settings', {
+    method,
+    headers: shop === null ? {} : { Authorization: await bearer(shop), 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+function proxied(relay: RelayHarness, shop: string, websiteId = OWNED.id) {
+  const query = signedProxyQuery({ websiteId, shop, secret: CLIENT_SECRET, timestampSeconds: Math.floor(Date.now() / 1000) });
+  return relay.get(query);
+}
+
+function webhook(relay: RelayHarness, topic: string, shop: string, signWith = CLIENT_SECRET) {
+  const body = JSON.stringify(topic === 'app/uninstalled' ? { id: 1, myshopify_domain: shop } : { shop_id: 1, shop_domain: shop });
+  return relay.request('/shopify/webhooks', {
+    method: 'POST',
+    body,
+    headers: { 'X-Shopify-Topic': topic, 'X-Shopify-Shop-Domain': shop, 'X-Shopify-Hmac-Sha256': getHmac(body, signWith) },
+  });
+}
+
+describe('the Shopify app on the relay', () => {
+  it('saves the website with its token once, shows the live count and only the last four characters, and the App Proxy serves it', async () => {
+    const { relay, store } = await app();
+    expect((await settings(relay, SHOP)).json).toEqual({ websiteId: null, tokenEnding: null, live: null });
+
+    const saved = await settings(relay, SHOP, 'PUT', { websiteId: OWNED.id, token: OWNED.token });
+    expect(saved.status).toBe(200);
+    expect(saved.json).toMatchObject({ websiteId: OWNED.id, tokenEnding: '0000', live: { count: expect.any(Number), windowMinutes: 3 } });
+    expect(relay.upstreamCalls).toHaveLength(1);
+
+    const read = await settings(relay, SHOP);
+    expect(read.json).toMatchObject({ websiteId: OWNED.id, tokenEnding: '0000' });
+    // The shop's storefront, through its App Proxy: the bound website, from the check's answer.
+    const served = await proxied(relay, SHOP);
+    expect(served.status).toBe(200);
+    expect(served.json).toMatchObject({ websiteId: OWNED.id });
+    expect(relay.upstreamCalls).toHaveLength(1);
+    // Nobody else reads it: unsigned, or signed for another shop.
+    expect((await relay.get(`?websiteId=${OWNED.id}`)).status).toBe(401);
+    expect((await proxied(relay, OTHER)).status).toBe(404);
+    // The token is nowhere in any answer, nor in the store in plain text.
+    for (const answer of relay.answers) expect(answerText(answer)).not.toContain(OWNED.token);
+    expect(JSON.stringify([...(await store.all())])).not.toContain(OWNED.token);
+  });
+
+  it("a shop never reads or changes another shop's settings", async () => {
+    const { relay } = await app();
+    await settings(relay, SHOP, 'PUT', { websiteId: OWNED.id, token: OWNED.token });
+    expect((await settings(relay, OTHER)).json).toEqual({ websiteId: null, tokenEnding: null, live: null });
+    expect((await proxied(relay, SHOP)).status).toBe(200);
+  });
+
+  it.each([
+    ['no session token', null, 'GET', undefined, 401, /No session token/],
+    ['a token the service refuses', SHOP, 'PUT', { websiteId: OWNED.id, token: 'wrong-token-1234' }, 401, /./],
+    ['a website the service does not know', SHOP, 'PUT', { websiteId: 'nobody-knows-it', token: OWNED.token }, 404, /./],
+    ['a body that is not JSON', SHOP, 'PUT', '{"websiteId":', 400, /must be JSON/],
+    ['no token', SHOP, 'PUT', { websiteId: OWNED.id }, 400, /Enter the API token/],
+    ['an extra field', SHOP, 'PUT', { websiteId: OWNED.id, token: OWNED.token, shop: OTHER }, 400, /only websiteId and token/],
+    ['a body over 4 KiB', SHOP, 'PUT', { websiteId: OWNED.id, token: 'x'.repeat(5000) }, 413, /at most 4096 bytes/],
+    ['a method of neither', SHOP, 'DELETE', undefined, 405, /Allowed: GET, PUT/],
+  ])('%s: a clear JSON error, nothing stored', async (_name, shop, method, body, status, message) => {
+    const { relay, store } = await app();
+    const answer = await settings(relay, shop, method, body);
+    expect(answer.status).toBe(status);
+    expect((answer.json as { error: string }).error).toMatch(message);
+    expect((await store.all()).size).toBe(0);
+    expect(answerText(answer)).not.toContain(OWNED.token);
+  });
+
+  it('an expired session token is refused', async () => {
+    const { relay } = await app();
+    const expired = await bearer(SHOP, { exp: Math.floor(Date.now() / 1000) - 60 });
+    const answer = await relay.request('/shopify/app/settings', { headers: { Authorization: expired } });
+    expect([answer.status, (answer.json as { error: string }).error]).toEqual([401, expect.stringMatching(/^Expired session token/)]);
+  });
+
+  it.each(['app/uninstalled', 'shop/redact'])("%s deletes the shop's website and token, and a retry still answers 200", async (topic) => {
+    const { relay, store } = await app();
+    await settings(relay, SHOP, 'PUT', { websiteId: OWNED.id, token: OWNED.token });
+    expect((await webhook(relay, topic, SHOP, 'wrong-secret')).status).toBe(401);
+    expect((await store.all()).size).toBe(1);
+    expect((await webhook(relay, topic, SHOP)).status).toBe(200);
+    expect((await store.all()).size).toBe(0);
+    expect((await webhook(relay, topic, SHOP)).status).toBe(200);
+    expect((await settings(relay, SHOP)).json).toEqual({ websiteId: null, tokenEnding: null, live: null });
+    expect((await proxied(relay, SHOP)).status).toBe(404);
+  });
+
+  it("serves the admin page only to the admin's signed launch, framed only by that shop and Shopify's admin", async () => {
+    const { relay } = await app();
+    const launch = {
+      embedded: '1',
+      host: 'YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvZGVtby1zaG9w',
+      shop: SHOP,
+      timestamp: String(Math.floor(Date.now() / 1000)),
+    };
+    const sorted = new URLSearchParams(Object.entries(launch).sort(([a], [b]) => (a < b ? -1 : 1)));
+    const hmac = createHmac('sha256', CLIENT_SECRET).update(sorted.toString()).digest('hex');
+    const page = await relay.request(`/shopify/app?${sorted}&hmac=${hmac}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain(`frame-ancestors https://${SHOP} https://admin.shopify.com`);
+    expect(page.text).toContain(`<meta name="shopify-api-key" content="${CLIENT_ID}">`);
+    expect((await relay.request(`/shopify/app?${sorted}`)).status).toBe(401);
+    expect((await relay.request(`/shopify/app?${sorted}&hmac=${'0'.repeat(64)}`)).status).toBe(401);
+    const script = await relay.request('/shopify/app/admin.js');
+    expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+  });
+});
+
+describe('a relay without the app', () => {
+  it('answers 404 on its paths', async () => {
+    harness = await startRelayHarness({
+      config: { selfServe: true, encryptionKeys: KEYS, registrationsMayBeLost: true },
+      relay: { registrationStore: new MemoryRegistrationStore() },
+    });
+    expect((await harness.request('/shopify/app/settings')).status).toBe(404);
+    expect((await harness.request('/shopify/webhooks', { method: 'POST', body: '{}' })).status).toBe(404);
+  });
+});
