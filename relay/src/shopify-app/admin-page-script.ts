@@ -35,7 +35,7 @@ function describe(live) {
 }
 
 function show(saved) {
-  if (saved.websiteId === null) return;
+  if (saved.websiteId === null) return say('Not set up yet: enter the website ID and the API token, then Save.');
   form.websiteId.value = saved.websiteId;
   savedToken.hidden = false;
   savedToken.querySelector('strong').textContent = saved.tokenEnding;
