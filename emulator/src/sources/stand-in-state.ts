@@ -6,6 +6,7 @@ export type StandInKind = 'plausible' | 'umami' | 'matomo' | 'ga4' | 'fathom';
 /** An answer a test or the demo imposes on a stand-in's data endpoint, in place of the real one: a hostile service. */
 export interface ImposedAnswer {
   readonly status: number;
+  /** `{{header:authorization}}` stands for that request header's value. */
   readonly body: string;
   readonly headers?: Readonly<Record<string, string>>;
   /** Held this long before answering (a slow or hung service). */
@@ -65,7 +66,9 @@ export class StandInState {
     const answer = this.#imposed.get(kind);
     if (!answer) return undefined;
     if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
-    return c.body(answer.body, answer.status as 200, { 'Content-Type': 'application/json', ...answer.headers });
+    // `{{header:name}}` echoes what the request sent: a service that quotes the credential back in its error.
+    const body = answer.body.replace(/\{\{header:([\w-]+)\}\}/g, (_, name: string) => c.req.header(name) ?? '');
+    return c.body(body, answer.status as 200, { 'Content-Type': 'application/json', ...answer.headers });
   }
 }
 

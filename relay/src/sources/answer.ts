@@ -7,6 +7,12 @@ import type { SourceCall } from './source.js';
  */
 export const MAX_COUNT = 100_000_000;
 
+/** What to check when the service refuses a source's request, in place of the contract's advice about tokens. */
+const SOURCE_ADVICE = {
+  unauthorized: "check this website's source credentials (the key, and its access to the site)",
+  'not-found': "check this website's source site id",
+} as const;
+
 /** A service's answer read as JSON, or the failure it is: an error status, a page instead of data, a body that is not JSON. */
 export function readJsonAnswer(
   exchanged: UpstreamExchange,
@@ -14,7 +20,11 @@ export function readJsonAnswer(
 ): { readonly json: unknown } | { readonly failure: UpstreamFailure } {
   if ('failure' in exchanged) return exchanged;
   const { response, body } = exchanged;
-  if (!response.ok) return { failure: statusFailure(response, body, call.now(), call.redactor, serviceWords) };
+  if (!response.ok) {
+    const failure = statusFailure(response, body, call.now(), call.redactor);
+    const fix = SOURCE_ADVICE[failure.kind as keyof typeof SOURCE_ADVICE];
+    return { failure: fix ? { ...failure, reason: `answered ${response.status}: ${fix}` } : failure };
+  }
   // A proxy's or the service's login page answers 200 too: it is no count.
   if (/^\s*</.test(body) || response.headers.get('content-type')?.includes('html')) {
     return invalid(response.status, 'sent an HTML page (a login page?) instead of a count: check base and the credentials');
@@ -43,22 +53,4 @@ export function readCount(value: unknown, { digits = false } = {}): number | str
 export function countOrFailure(value: unknown, where: string, options?: { digits?: boolean }) {
   const count = readCount(value, options);
   return typeof count === 'number' ? { count } : invalid(200, `sent ${count} in ${where}`);
-}
-
-/**
- * What a service says in an error answer, in the shapes these services use: `{ "error": "…" }`,
- * `{ "error": { "message": "…" } }` (Umami, Google), `{ "message": "…" }` (Matomo), or plain
- * text; never an HTML page. Read only up to 4 KB.
- */
-export function serviceWords(body: string, contentType: string | null): string | null {
-  const text = body.slice(0, 4_096);
-  try {
-    const json = JSON.parse(text) as { error?: unknown; message?: unknown } | null;
-    const error = json?.error;
-    const said = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : (error ?? json?.message);
-    if (typeof said === 'string') return said;
-  } catch {
-    // Not JSON: plain text may still say something.
-  }
-  return contentType?.startsWith('text/plain') ? text : null;
 }

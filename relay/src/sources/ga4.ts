@@ -85,7 +85,10 @@ async function realtimeReport(settings: Ga4Settings, call: SourceCall, accessTok
   if ('failure' in answer) return answer;
   const { json } = answer;
   if (!isPlainObject(json)) return invalid(200, 'sent something else than a report');
-  const { rows } = json;
+  const { rows, metricHeaders } = json;
+  // Every report names its metrics; an object that does not is no report (a proxy's, say), not a 0.
+  const header = Array.isArray(metricHeaders) && isPlainObject(metricHeaders[0]) ? metricHeaders[0].name : undefined;
+  if (header !== 'activeUsers') return invalid(200, 'sent something else than a report of activeUsers');
   // No active user, no row.
   if (rows === undefined || (Array.isArray(rows) && rows.length === 0)) return { count: 0 };
   const first = Array.isArray(rows) && rows.length === 1 && isPlainObject(rows[0]) ? rows[0].metricValues : undefined;
