@@ -22,7 +22,7 @@ describe('Age and Cache-Control, for any value a relay or CDN sends', () => {
     );
   });
 
-  it.each([
+  it.each<[string | null, number | null, string]>([
     ['90000, 90000', null, 'two header lines of a two-day age: the first member counts, and is too old'],
     ['90000,5', null, 'a list: the first member counts, not the last'],
     ['5, 90000', 5_000, 'a list whose first member is young'],

@@ -109,7 +109,10 @@ describe('a service message made safe to print', () => {
     ['<html><body>Bad gateway</body></html>', 'text/html', null],
     ['{"error": 42}', 'application/json', null],
     ['{"error":"  "}', 'application/json', null],
-    ['{"error":"line\\nbreak\\u0085and \\"quotes\\""}', 'application/json', 'line break and quotes'],
+    // Controls become spaces, quotes apostrophes (they would break the quoting around the words).
+    ['{"error":"line\\nbreak\\u0085and \\"quotes\\""}', 'application/json', "line break and 'quotes'"],
+    ['{"error":{"message":"Invalid API key"}}', 'application/json', 'Invalid API key'],
+    ['{"error":"naïve ünïcode"}', 'application/json', 'na?ve ?n?code'],
   ])('%s (%s) says %j', (body, type, said) => {
     expect(serviceMessage(body, type, [])).toBe(said);
   });

@@ -1,22 +1,21 @@
-import { REDACTED } from '../../src/contract/service-message.js';
-
-/** The longest stretch of someone else's words a log line keeps. */
-const MAX_WORDS_LENGTH = 200;
-/** Invisible characters (controls, bidi overrides such as U+202E, zero-width joiners) that could disguise text or split a secret. */
-const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+import { INVISIBLE, printableWords, REDACTED } from '../../src/contract/service-message.js';
 
 /**
- * Every way a service (or a library's error) is known to hand a secret back: as it is, URL-encoded,
- * in base64 or base64url at any of the three byte alignments it can sit at inside a longer text,
- * in hex, and in any letter case (matched case-insensitively).
+ * Every way a service (or a library's error) is known to hand a secret back: as it is, with its
+ * slashes JSON-escaped (`\/`), URL-encoded (also with `~` as `%7E`, as PHP's and Java's encoders
+ * write it, and twice over), in base64 or base64url at any of the three byte alignments it can sit
+ * at inside a longer text, in hex, and in any letter case (matched case-insensitively).
  */
 export function secretForms(secret: string): string[] {
   const forms = new Set<string>();
   const encoded = new Set<string>();
   for (const variant of [secret, secret.toLowerCase(), secret.toUpperCase()]) {
     forms.add(variant);
-    forms.add(encodeURIComponent(variant));
-    forms.add(encodeURIComponent(encodeURIComponent(variant)));
+    forms.add(variant.replaceAll('/', '\\/'));
+    for (const once of [encodeURIComponent(variant), encodeURIComponent(variant).replaceAll('~', '%7E')]) {
+      forms.add(once);
+      forms.add(encodeURIComponent(once));
+    }
     encoded.add([...utf8(variant)].map((byte) => byte.toString(16).padStart(2, '0')).join(''));
     for (const base64 of alignedBase64(variant)) {
       encoded.add(base64);
@@ -67,19 +66,9 @@ export class Redactor {
     return this.#pattern ? visible.replace(this.#pattern, REDACTED) : visible;
   }
 
-  /**
-   * Someone else's words (a service's error text) for a log line: cleaned, then only printable
-   * ASCII without quotes kept, shortened last (so shortening never cuts a secret into a piece no
-   * redaction recognises). Null when nothing is left.
-   */
+  /** Someone else's words (a service's error text) for a log line: cleaned, then `printableWords`. */
   words(text: string): string | null {
-    const safe = this.clean(text)
-      .replace(/["\\`]/g, "'")
-      .replace(/[^\x20-\x7e]+/g, '?')
-      .replace(/\s+/g, ' ')
-      .trim();
-    if (!safe) return null;
-    return safe.length > MAX_WORDS_LENGTH ? `${safe.slice(0, MAX_WORDS_LENGTH)}…` : safe;
+    return printableWords(this.clean(text));
   }
 }
 

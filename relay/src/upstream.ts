@@ -5,6 +5,7 @@ import { errorKindForStatus, type RealtimeErrorKind } from '../../src/contract/e
 import { parseReport, type RealtimeReport } from '../../src/contract/report.js';
 import { realtimeUrl } from '../../src/contract/request.js';
 import { parseRetryAfter } from '../../src/contract/retry-after.js';
+import { readServiceWords } from '../../src/contract/service-message.js';
 import type { RelayedWebsite } from './config.js';
 import type { Redactor } from './redaction.js';
 
@@ -122,7 +123,7 @@ export function statusFailure(
   nowMs: number,
   redactor: Redactor,
   /** How this service words its errors; the contract's `{ error }` by default. */
-  said: (body: string, contentType: string | null) => string | null = errorText,
+  said: (body: string, contentType: string | null) => string | null = readServiceWords,
 ): UpstreamFailure {
   const { status } = response;
   const kind = errorKindForStatus(status);
@@ -134,19 +135,6 @@ export function statusFailure(
     reason: `answered ${status}${advice(kind, status)}`,
     said: text === null ? null : redactor.words(text),
   };
-}
-
-/** The service's words in an error answer: JSON `{ error }` or `{ message }`, or plain text; unread past 4 KB. */
-function errorText(body: string, contentType: string | null): string | null {
-  const text = body.slice(0, 4_096);
-  try {
-    const json = JSON.parse(text) as { error?: unknown; message?: unknown } | null;
-    const said = json?.error ?? json?.message;
-    if (typeof said === 'string') return said;
-  } catch {
-    // Not JSON: plain text may still say something.
-  }
-  return contentType?.startsWith('text/plain') ? text : null;
 }
 
 function advice(kind: RealtimeErrorKind, status: number): string {
