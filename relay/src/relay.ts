@@ -23,7 +23,7 @@ import {
   retryAfterHeader,
 } from './responses.js';
 import { createShopifyApp } from './shopify-app/shopify-app.js';
-import { AppProxyVerifier } from './shopify-app-proxy.js';
+import { AppProxyVerifier, answeredAs } from './shopify-app-proxy.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { RelayStore } from './store/relay-store.js';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, type FetchFunction, fetchUpstreamReport } from './upstream.js';
@@ -231,6 +231,8 @@ export function createRelay(options: RelayOptions): RelayHandler {
     if (!verdict.signed) return errorResponse(401, verdict.message, context);
     const own = websiteOfShop.get(verdict.shop) ?? selfServe?.registry.shopWebsite(verdict.shop);
     if (own === undefined) return errorResponse(404, `No website is configured for the shop ${verdict.shop}`, context);
+    // A block without a website ID asks by the shop's own domain: its website, under that name.
+    if (websiteId === verdict.shop) return answeredAs(await serve(own, request, context, verdict.shop), websiteId);
     if (own !== websiteId) return errorResponse(401, `The shop ${verdict.shop} may read only its own website`, context);
     return serve(websiteId, request, context, verdict.shop);
   }

@@ -85,3 +85,16 @@ export class AppProxyVerifier {
 function refuse(reason: AppProxyRefusal, message: string): AppProxyVerdict {
   return { signed: false, reason, message };
 }
+
+/**
+ * The shop's website answered under the name the block asked by: a block left without a website ID
+ * asks by the shop's own domain (the website the merchant saved in the app), and the element
+ * accepts only an answer for the id it asked for. Errors and answers without a body pass as they are.
+ */
+export async function answeredAs(response: Response, websiteId: string): Promise<Response> {
+  if (response.status !== 200 || response.body === null) return response;
+  const report = (await response.json()) as Record<string, unknown>;
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify({ ...report, websiteId }), { status: 200, headers });
+}

@@ -84,6 +84,19 @@ describe('the Shopify app on the relay', () => {
     expect(JSON.stringify([...(await store.all())])).not.toContain(OWNED.token);
   });
 
+  it("a block left without a website ID asks by the shop's domain and gets the saved website's count under that name", async () => {
+    const { relay } = await app();
+    expect((await proxied(relay, SHOP, SHOP)).status).toBe(404);
+    await settings(relay, SHOP, 'PUT', { websiteId: OWNED.id, token: OWNED.token });
+    const byDomain = await proxied(relay, SHOP, SHOP);
+    expect(byDomain.status).toBe(200);
+    expect(byDomain.json).toMatchObject({ websiteId: SHOP, currentVisitors: expect.any(Number) });
+    expect(byDomain.json).toEqual({ ...((await proxied(relay, SHOP)).json as object), websiteId: SHOP });
+    // Only the signed shop's own domain: another shop's domain is another website.
+    expect((await proxied(relay, SHOP, OTHER)).status).toBe(401);
+    expect((await relay.get(`?websiteId=${SHOP}`)).status).toBe(404);
+  });
+
   it("a shop never reads or changes another shop's settings", async () => {
     const { relay } = await app();
     await settings(relay, SHOP, 'PUT', { websiteId: OWNED.id, token: OWNED.token });
