@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchChromium } from '../../../test/browser/support/chromium.js';
 import { copyShopifyAssets } from '../build.js';
 import { renderBlock } from './support/shopify-liquid.js';
-import { productPage, type Storefront, startStorefront, TOKEN, WEBSITE_ID } from './support/storefront.js';
+import { productPage, SHOP_DOMAIN, type Storefront, startStorefront, TOKEN, WEBSITE_ID } from './support/storefront.js';
 
 let browser: Browser;
 let shop: Storefront;
@@ -43,25 +43,30 @@ async function liveSentence(page: Page, selector = 'live-visitors'): Promise<str
   return (await element.locator('[part="text"]').textContent()) ?? '';
 }
 
-it('the embed without settings renders nothing, not even the script', async () => {
+it('the embed without a selector renders nothing, not even the script: on a theme with app blocks, the block loads it', async () => {
   expect((await renderBlock('live-visitors-embed.liquid', {}, { assetBase: shop.assetBase })).trim()).toBe('');
-  expect((await renderBlock('live-visitors-embed.liquid', { selector: 'form' }, { assetBase: shop.assetBase })).trim()).toBe('');
+  expect((await renderBlock('live-visitors-embed.liquid', { website_id: WEBSITE_ID }, { assetBase: shop.assetBase })).trim()).toBe('');
 });
 
-it('a block without a website ID renders nothing for shoppers, and a notice in the theme editor that breaks nothing', async () => {
-  const context = { assetBase: shop.assetBase };
-  expect((await renderBlock('live-visitors.liquid', {}, context)).trim()).toBe('');
-  const editor = await renderBlock('live-visitors.liquid', {}, { ...context, designMode: true });
-  expect(editor).toContain('data-shopify-editor-block=');
-  expect(editor).not.toContain('<live-visitors');
-  const requestsBefore = shop.emulator.realtimeRequests;
-  const { page, errors } = await visit(productPage({ block: editor }));
-  await expect.poll(() => page.locator('.live-visitors-notice').textContent()).toMatch(/^Live visitors: enter your website ID/);
-  await page.waitForTimeout(800);
-  expect(await page.locator('live-visitors').count()).toBe(0);
-  expect(shop.emulator.realtimeRequests).toBe(requestsBefore);
+it("a block without a website ID asks by the shop's domain and shows the count of the website the app saved for the shop; the editor says where it comes from", async () => {
+  shop.emulator.setVisitors(WEBSITE_ID, 7);
+  const context = { assetBase: shop.assetBase, shopDomain: SHOP_DOMAIN };
+  const storefront = await renderBlock('live-visitors.liquid', {}, context);
+  expect(storefront).toContain(`website-id="${SHOP_DOMAIN}"`);
+  expect(storefront).not.toContain('live-visitors-notice');
+  const { page, errors } = await visit(productPage({ block: storefront }));
+  expect(await liveSentence(page)).toBe('7 people are browsing this shop right now');
+  expect(shop.proxyAnswers.at(-1)).toBe(200);
+  expect(await page.content()).not.toContain(TOKEN);
   expect(errors).toEqual([]);
   await page.close();
+  const editor = await renderBlock('live-visitors.liquid', {}, { ...context, designMode: true });
+  expect(editor).toContain('data-shopify-editor-block=');
+  expect(editor).toMatch(/<p class="live-visitors-notice">Live visitors: shows the count of the website saved in the app/);
+  // A website ID typed in the block wins, with no notice.
+  expect(await renderBlock('live-visitors.liquid', { website_id: WEBSITE_ID }, { ...context, designMode: true })).not.toContain(
+    'live-visitors-notice',
+  );
 });
 
 it("a block with typical settings shows the emulator's count through the App Proxy and the relay, with no token in the page", async () => {
@@ -125,7 +130,8 @@ it('the app embed places one element after the product form of a theme without a
 });
 
 it('the embed and a block on one page load the script once', async () => {
-  const head = await renderBlock('live-visitors-embed.liquid', { website_id: WEBSITE_ID }, { assetBase: shop.assetBase });
+  // An anchor this page lacks: the embed places nothing, and still loads the script.
+  const head = await renderBlock('live-visitors-embed.liquid', { selector: '.no-such-anchor' }, { assetBase: shop.assetBase });
   const block = await renderBlock('live-visitors.liquid', TYPICAL, { assetBase: shop.assetBase });
   const { page, errors } = await visit(productPage({ head, block }));
   expect(await liveSentence(page)).toBe('7 people are browsing this shop right now');
@@ -134,13 +140,15 @@ it('the embed and a block on one page load the script once', async () => {
   await page.close();
 });
 
-it('the embed in the theme editor with a selector but no website ID says so in the console, and places nothing', async () => {
-  const head = await renderBlock('live-visitors-embed.liquid', { selector: 'form' }, { assetBase: shop.assetBase, designMode: true });
-  const { page, errors, console } = await visit(productPage({ head }));
-  await page.waitForTimeout(1_000);
-  expect(console).toContainEqual(expect.stringMatching(/^warning: Live visitors: enter your website ID in this block's settings/));
-  expect(console.join('\n')).not.toContain('&#');
-  expect(await page.locator('live-visitors').count()).toBe(0);
+it("the embed with a selector and no website ID places the count of the shop's saved website", async () => {
+  const head = await renderBlock(
+    'live-visitors-embed.liquid',
+    { selector: 'form[action*="/cart/add"]', position: 'after' },
+    { assetBase: shop.assetBase, shopDomain: SHOP_DOMAIN },
+  );
+  const { page, errors } = await visit(productPage({ head }));
+  expect(await liveSentence(page, 'form + live-visitors')).toBe('7 people are browsing this shop right now');
+  expect(await page.locator('live-visitors').getAttribute('website-id')).toBe(SHOP_DOMAIN);
   expect(errors).toEqual([]);
   await page.close();
 });

@@ -8,6 +8,8 @@ export interface StorefrontContext {
   readonly designMode?: boolean;
   /** The storefront's language, for the `t` filter (`en` reads `en.default.json`). */
   readonly locale?: string;
+  /** `shop.permanent_domain`, a global object every snippet sees: the shop's `name.myshopify.com`. */
+  readonly shopDomain?: string;
 }
 
 /**
@@ -17,7 +19,8 @@ export interface StorefrontContext {
  * - `t`: the storefront translation of a key from `locales/<language>.json`, falling back to the
  *   default locale, HTML-escaped unless the key ends in `_html`;
  * - `json`: the value as JSON (here only an asset URL and a translation go through it);
- * - `render`: a snippet from `snippets/`, with only the variables passed to it (liquidjs's own).
+ * - `render`: a snippet from `snippets/`, with only the variables passed to it and the global
+ *   objects (here `shop.permanent_domain`) (liquidjs's own).
  * `escape`, `strip`, `append`, `divided_by` and `blank` are standard Liquid, as liquidjs has them.
  */
 export function shopifyLiquid(context: StorefrontContext): Liquid {
@@ -28,6 +31,8 @@ export function shopifyLiquid(context: StorefrontContext): Liquid {
     strictFilters: true,
     // A snippet does not see its caller's variables; `render` tags pass what it needs.
     relativeReference: false,
+    // Shopify's global objects, which snippets see too.
+    globals: { shop: { permanent_domain: context.shopDomain ?? 'test-shop.myshopify.com' } },
   });
   liquid.registerTag('schema', {
     parse(_token, remainTokens: TopLevelToken[]) {
