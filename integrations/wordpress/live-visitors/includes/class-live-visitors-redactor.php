@@ -83,9 +83,11 @@ final class Live_Visitors_Redactor {
 	private static function spelled_any_way( string $secret ): string {
 		$pattern = '';
 		foreach ( str_split( $secret ) as $byte ) {
-			$ways     = array( preg_quote( $byte, '/' ), '%(?:25)?' . bin2hex( $byte ) );
-			$ways[]   = '/' === $byte ? '\\\\\\/' : null;
-			$pattern .= '(?:' . implode( '|', array_filter( $ways ) ) . ')';
+			$ways = array( preg_quote( $byte, '/' ), '%(?:25)?' . bin2hex( $byte ) );
+			if ( '/' === $byte ) {
+				$ways[] = '\\\\\\/';
+			}
+			$pattern .= '(?:' . implode( '|', $ways ) . ')';
 		}
 		return $pattern;
 	}
