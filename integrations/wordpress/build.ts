@@ -12,7 +12,11 @@ const DEFAULT_ZIP = join(HERE, 'build', 'live-visitors.zip');
 const README = join(HERE, '..', '..', 'README.md');
 /** The contract's numbers and messages, which the TypeScript relay imports and the plugin gets as PHP constants. */
 const RULES_JSON = join(HERE, '..', '..', 'src', 'contract', 'rules.json');
-/** Where the plugin finds them: written by `writeRulesFile`, committed so the plugin's folder reads whole without a build. */
+/**
+ * Where the plugin finds them: written by `writeRulesFile` at every build (and by the tests' setup),
+ * never committed, as the element's scripts in `assets/` are not: the plugin's folder needs the build
+ * for those anyway, and a committed copy would drift from the contract whenever it changed.
+ */
 export const RULES_PHP = join(PLUGIN_DIR, 'includes', 'class-live-visitors-rules.php');
 /** The script URL in the README's snippet; the plugin puts its own copy's URL in its place. */
 export const README_SCRIPT_URL = 'https://your-cdn.example/live-visitors.js';

@@ -112,7 +112,8 @@ final class Live_Visitors_Admin {
 				return;
 		}
 		$descriptions = array(
-			'base_url'      => __( 'Where the service\'s API lives, e.g. https://analytics.example.com (the plugin asks {base}/api/v1/realtime).', 'live-visitors' ),
+			/* translators: %s: the API's path, /api/v1/realtime. */
+			'base_url'      => sprintf( __( 'Where the service\'s API lives, e.g. https://analytics.example.com (the plugin asks {base}%s).', 'live-visitors' ), Live_Visitors_Rules::REALTIME_PATH ),
 			'interval'      => __( 'The whole site asks the service at most once per interval, whatever the number of shoppers. 60 is the widget\'s own.', 'live-visitors' ),
 			'hourly_budget' => __( 'Your plan\'s requests per hour (Free 100, Pro 1000, Enterprise 10000): the plugin never sends more in any hour.', 'live-visitors' ),
 			'max_stale'     => __( 'While the service fails, shoppers see the last count this long, then the fallback.', 'live-visitors' ),

@@ -177,7 +177,8 @@ final class Live_Visitors_Relay {
 	 */
 	private function retry_delay( string $kind, ?int $retry_after_ms, int $failures ): int {
 		$interval_ms = $this->interval_ms();
-		$random      = wp_rand( 0, 1000000 ) / 1000001;
+		// In [0, 1), as the contract's back-off takes it.
+		$random      = random_int( 0, PHP_INT_MAX - 1 ) / PHP_INT_MAX;
 		if ( 'rate-limited' === $kind ) {
 			$asked   = $retry_after_ms ?? Live_Visitors_Rules::DEFAULT_RATE_LIMIT_WAIT_MS;
 			$ceiling = max( Live_Visitors_Rules::MAX_RATE_LIMIT_WAIT_MS, $interval_ms );

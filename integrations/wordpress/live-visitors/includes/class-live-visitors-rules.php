@@ -41,6 +41,7 @@ final class Live_Visitors_Rules {
 	public const STORE_COMMAND_TIMEOUT_MS = 500;
 	public const STORE_CONNECT_TIMEOUT_MS = 1000;
 	public const STORE_POLL_MS = 100;
+	public const CLAIM_RETRY_MS = 100;
 	public const STORE_RETRY_MS = 1000;
 	public const CLAIM_SLACK_MS = 4000;
 	public const CLAIM_WAIT_SLACK_MS = 1000;

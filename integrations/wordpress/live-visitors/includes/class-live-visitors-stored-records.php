@@ -17,7 +17,7 @@ defined( 'ABSPATH' ) || exit;
  */
 final class Live_Visitors_Stored_Records {
 
-	public const HOUR_MS = 3600000;
+	public const HOUR_MS = 60 * 60 * 1000;
 
 	/** The relay's own words in a stored failure ("answered 500"): short, unquoted, nothing invisible. */
 	private const OWN_WORDS = '/^[^"\\\\`<>\p{Cc}\p{Cf}\x{2028}\x{2029}]{1,200}$/u';
@@ -123,7 +123,8 @@ final class Live_Visitors_Stored_Records {
 	}
 
 	/**
-	 * A stored answer: exactly the body the relay writes for this website, a short ETag, a time; false otherwise.
+	 * A stored answer: exactly the body the relay writes for this website (never larger than an
+	 * answer it takes from the service), a short ETag, a time; false otherwise.
 	 *
 	 * @param mixed  $value      The stored answer.
 	 * @param string $website_id The website.
@@ -136,7 +137,7 @@ final class Live_Visitors_Stored_Records {
 		$body = $value['body'] ?? null;
 		$etag = $value['etag'] ?? null;
 		$time = $value['fetched_at_ms'] ?? null;
-		if ( ! is_string( $body ) || ! is_string( $etag ) || ! is_int( $time ) || strlen( $body ) > 4096 || ! preg_match( '/^"[\w-]{1,64}"$/', $etag ) ) {
+		if ( ! is_string( $body ) || ! is_string( $etag ) || ! is_int( $time ) || strlen( $body ) > Live_Visitors_Rules::MAX_UPSTREAM_BODY_BYTES || ! preg_match( '/^"[\w-]{1,64}"$/', $etag ) ) {
 			return false;
 		}
 		$report = json_decode( $body, true, 4 );

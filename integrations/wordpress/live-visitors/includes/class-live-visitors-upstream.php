@@ -29,7 +29,7 @@ final class Live_Visitors_Upstream {
 	 */
 	public static function fetch( array $settings ): array {
 		$max_bytes = Live_Visitors_Rules::MAX_UPSTREAM_BODY_BYTES;
-		$url      = $settings['base_url'] . '/api/v1/realtime?' . http_build_query( array( 'websiteId' => $settings['website_id'] ), '', '&', PHP_QUERY_RFC3986 );
+		$url      = $settings['base_url'] . Live_Visitors_Rules::REALTIME_PATH . '?' . http_build_query( array( 'websiteId' => $settings['website_id'] ), '', '&', PHP_QUERY_RFC3986 );
 		$response = wp_remote_get(
 			$url,
 			array(
