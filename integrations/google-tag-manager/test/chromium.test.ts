@@ -101,11 +101,15 @@ describe('the Tag Manager template in Chromium', () => {
           (entry) => entry.event === 'live_visitors_impression',
         ),
       );
-    await expect
-      .poll(impressions, { timeout: 10_000 })
-      .toEqual([
-        { event: 'live_visitors_impression', live_visitors_variant: 'shown', live_visitors_count: 17, live_visitors_website: 'demo-shop' },
-      ]);
+    await expect.poll(impressions, { timeout: 10_000 }).toEqual([
+      // The fields the GA4 variables read; the element may add more (the window of the count).
+      expect.objectContaining({
+        event: 'live_visitors_impression',
+        live_visitors_variant: 'shown',
+        live_visitors_count: 17,
+        live_visitors_website: 'demo-shop',
+      }),
+    ]);
     expect(errors).toEqual([]);
     await page.close();
   });
