@@ -1,12 +1,15 @@
 import type { RollingHourLimit } from '../../server-kit/rolling-hour.js';
 import { retryDelay } from '../../src/contract/backoff.js';
+import rules from '../../src/contract/rules.json' with { type: 'json' };
 import type { Cancel, Timers } from '../../src/contract/timers.js';
 import type { RelayConfig, RelayedWebsite } from './config.js';
+import { Gate } from './gate.js';
 import type { Redactor } from './redaction.js';
 import { etagFor } from './responses.js';
 import { fetchWebsiteReport } from './sources/fetch-website-report.js';
 import type { RelayStore, SharedAnswer, SharedWebsiteState } from './store/relay-store.js';
 import { maxWaitMs, readBudgetDecision, readWebsiteState } from './store/stored-records.js';
+import { seconds, type Unavailability, type UnavailableAnswer, unavailableAnswer } from './unavailable-answer.js';
 import type { FetchFunction } from './upstream.js';
 
 export type WebsiteAnswer =
@@ -15,12 +18,7 @@ export type WebsiteAnswer =
       /** Fresh, or (while the service fails or the budget is spent) stale but younger than `maxStale`. */
       readonly answer: SharedAnswer;
     }
-  | {
-      readonly kind: 'unavailable';
-      readonly status: 502 | 503 | 504;
-      readonly message: string;
-      readonly retryAtMs: number;
-    };
+  | UnavailableAnswer;
 
 export interface WebsiteCacheParts {
   readonly website: RelayedWebsite;
@@ -42,35 +40,6 @@ export interface WebsiteCacheParts {
   readonly log: (line: string) => void;
 }
 
-/** Why this instance does not ask upstream yet; the latest of these times is the gate. */
-export type NotBeforeReason = 'back-off' | 'budget' | 'store-down' | 'claim';
-
-/** The "not before" times, each set by one cause and read only through `notBefore`. */
-export interface Gate {
-  /** The fleet's back-off (from the store): an interval after an answer, longer after failures. */
-  readonly 'back-off': number;
-  /** This instance found the fleet's hourly budget spent: room comes then. */
-  readonly budget: number;
-  /** The store failed: looked at again then. */
-  readonly 'store-down': number;
-  /** Another instance held the claim past the wait: asked again then. */
-  readonly claim: number;
-}
-
-const OPEN_GATE: Gate = {
-  'back-off': Number.NEGATIVE_INFINITY,
-  budget: Number.NEGATIVE_INFINITY,
-  'store-down': Number.NEGATIVE_INFINITY,
-  claim: Number.NEGATIVE_INFINITY,
-};
-
-/** The gate's time and its cause: the latest of the four. */
-export function notBefore(gate: Gate): { readonly atMs: number; readonly reason: NotBeforeReason } {
-  let reason: NotBeforeReason = 'back-off';
-  for (const each of Object.keys(gate) as NotBeforeReason[]) if (gate[each] > gate[reason]) reason = each;
-  return { atMs: gate[reason], reason };
-}
-
 /** Served without asking anyone: younger than one interval. */
 export function isFresh(answer: SharedAnswer | null, nowMs: number, intervalMs: number): answer is SharedAnswer {
   return answer !== null && nowMs - answer.fetchedAtMs < intervalMs;
@@ -82,22 +51,28 @@ export function isServable(answer: SharedAnswer | null, nowMs: number, maxStaleM
 }
 
 const NOTHING_YET: SharedWebsiteState = { answer: null, failures: 0, nextAttemptAtMs: Number.NEGATIVE_INFINITY, failure: null };
-/** How often an instance looks at the store while another one asks upstream, and after the store failed. */
-const STORE_POLL_MS = 100;
-const STORE_RETRY_MS = 1_000;
+/** How often an instance looks at the store while another one holds the claim. */
+const LOOK_PERIOD_MS = rules.storePollMs;
+/** How soon an instance asks for the claim again after a wait on it brought nothing: browsers are told so meanwhile. */
+const CLAIM_RETRY_MS = rules.claimRetryMs;
+/** How soon the store is tried again after it failed. */
+const STORE_RETRY_MS = rules.storeRetryMs;
 /**
  * A claim outlives the upstream request it covers by this much, and no more: the holder's store
  * round trips (a read, the budget, the write, each cut off after half a second by the Redis
  * store) fit in it twice, so a slow store cannot let the claim lapse before the answer is written.
  */
-const CLAIM_SLACK_MS = 4_000;
+const CLAIM_SLACK_MS = rules.claimSlackMs;
 /**
  * Browsers wait on another instance's upstream request this much longer than the request may
  * take: with the default 5 s upstream timeout, 6 s, well under the widget's own 10 s.
  */
-const CLAIM_WAIT_SLACK_MS = 1_000;
+const CLAIM_WAIT_SLACK_MS = rules.claimWaitSlackMs;
 /** A browser's whole wait: longer than the wait on a claim, so that one ends first and says why. */
-const BROWSER_WAIT_SLACK_MS = 1_500;
+const BROWSER_WAIT_SLACK_MS = rules.browserWaitSlackMs;
+
+/** What a wait on another instance's claim came to. */
+type ClaimWait = 'claimed' | 'news' | 'gave-up';
 
 /**
  * One website as this instance serves it: a local copy of the fleet's state, refreshed from the
@@ -107,7 +82,7 @@ const BROWSER_WAIT_SLACK_MS = 1_500;
  * for it, boundedly. Without a store the instance serves what it has, and asks upstream on its
  * own only within `storeDownBudget`.
  *
- * Scheduling reads in two places: `notBefore(this.#gate)` says when this instance may next ask
+ * Scheduling reads in two places: the gate (gate.ts) says when this instance may next ask
  * upstream and why not sooner; `#lookAtStoreAtMs` says when it next reads the store, never later
  * than an interval away, so whatever happened to the store (a key deleted, garbage removed) is
  * seen within one interval.
@@ -115,12 +90,12 @@ const BROWSER_WAIT_SLACK_MS = 1_500;
 export class WebsiteCache {
   readonly #parts: WebsiteCacheParts;
   #state: SharedWebsiteState = NOTHING_YET;
-  #gate: Gate = OPEN_GATE;
+  readonly #gate = new Gate();
   #syncing: Promise<void> | undefined;
   #lookAtStoreAtMs = Number.NEGATIVE_INFINITY;
   #budgetSpentReported = false;
   /** Problems with what the store returned, each logged once per website. */
-  readonly #reported = new Set<string>();
+  readonly #loggedOnce = new Set<string>();
 
   constructor(parts: WebsiteCacheParts) {
     this.#parts = parts;
@@ -175,17 +150,17 @@ export class WebsiteCache {
       this.#adopt(await stored(() => store.read(id)));
       this.#storeAnswers();
       // A fresh answer ends any wait on another instance's claim.
-      if (isFresh(this.#state.answer, now(), this.#intervalMs)) this.#gate = { ...this.#gate, claim: Number.NEGATIVE_INFINITY };
+      if (isFresh(this.#state.answer, now(), this.#intervalMs)) this.#gate.open('claim');
       if (!this.#isDue(now())) return;
       if (!(await this.#claim())) {
         // Waited once already and nothing came: browsers hear so at once until the claim ends.
-        if (this.#gate.claim > Number.NEGATIVE_INFINITY) {
-          this.#gate = { ...this.#gate, claim: now() + STORE_POLL_MS };
+        if (this.#gate.isClosed('claim')) {
+          this.#gate.close('claim', now() + CLAIM_RETRY_MS);
           return;
         }
-        if (!(await this.#awaitOtherInstance())) return;
+        if ((await this.#awaitOtherInstance()) !== 'claimed') return;
       }
-      this.#gate = { ...this.#gate, claim: Number.NEGATIVE_INFINITY };
+      this.#gate.open('claim');
       try {
         // Another instance may have finished between our read and our claim.
         this.#adopt(await stored(() => store.read(id)));
@@ -199,7 +174,7 @@ export class WebsiteCache {
           await stored(() => store.write(id, this.#state, this.#keepMs()));
           return;
         }
-        this.#gate = { ...this.#gate, budget: Number.NEGATIVE_INFINITY };
+        this.#gate.open('budget');
         this.#budgetSpentReported = false;
         await this.#askUpstream();
         await stored(() => store.write(id, this.#state, this.#keepMs()));
@@ -217,7 +192,7 @@ export class WebsiteCache {
 
   /** Nothing fresh, and the gate is open. */
   #isDue(nowMs: number): boolean {
-    return !isFresh(this.#state.answer, nowMs, this.#intervalMs) && nowMs >= notBefore(this.#gate).atMs;
+    return !isFresh(this.#state.answer, nowMs, this.#intervalMs) && this.#gate.isOpen(nowMs);
   }
 
   /** The store again when the gate opens or the answer stops being fresh, and never later than an interval from now. */
@@ -225,7 +200,8 @@ export class WebsiteCache {
     const nowMs = this.#parts.now();
     const { answer } = this.#state;
     const freshUntilMs = answer ? answer.fetchedAtMs + this.#intervalMs : nowMs;
-    this.#lookAtStoreAtMs = Math.min(Math.max(notBefore(this.#gate).atMs, freshUntilMs), nowMs + this.#intervalMs);
+    const opensAtMs = this.#gate.opensAtMs() ?? Number.NEGATIVE_INFINITY;
+    this.#lookAtStoreAtMs = Math.min(Math.max(opensAtMs, freshUntilMs), nowMs + this.#intervalMs);
   }
 
   #claim(): Promise<boolean> {
@@ -235,30 +211,30 @@ export class WebsiteCache {
 
   /**
    * Another instance holds the claim: its result reaches the store within the claim's life. Each
-   * look reads the store (news ends the wait: false) and asks for the claim again (a holder that
-   * died or a claim someone removed lets this instance ask at once: true). The wait is bounded
+   * look reads the store (a state the holder wrote is news) and asks for the claim again (a holder
+   * that died or a claim someone removed lets this instance ask at once). The wait is bounded
    * twice: by the clock, and by a number of looks, so it ends even when the injected clock stands still.
    */
-  async #awaitOtherInstance(): Promise<boolean> {
+  async #awaitOtherInstance(): Promise<ClaimWait> {
     const { store, website, now, timers, upstreamTimeoutMs } = this.#parts;
     // Compared by value: every read from a shared store is a new object.
     const { answer, nextAttemptAtMs } = this.#state;
     const boundMs = upstreamTimeoutMs + CLAIM_WAIT_SLACK_MS;
     const giveUpAtMs = now() + boundMs;
-    for (let looks = Math.ceil(boundMs / STORE_POLL_MS); looks > 0 && now() < giveUpAtMs; looks -= 1) {
-      await new Promise<void>((resolve) => timers.after(STORE_POLL_MS, resolve));
+    for (let looks = Math.ceil(boundMs / LOOK_PERIOD_MS); looks > 0 && now() < giveUpAtMs; looks -= 1) {
+      await new Promise<void>((resolve) => timers.after(LOOK_PERIOD_MS, resolve));
       this.#adopt(await stored(() => store.read(website.id)));
       // News is a state the holder wrote; a state that expired meanwhile is none.
       const written = this.#state !== NOTHING_YET;
       if (written && (this.#state.answer?.fetchedAtMs !== answer?.fetchedAtMs || this.#state.nextAttemptAtMs !== nextAttemptAtMs)) {
-        this.#gate = { ...this.#gate, claim: Number.NEGATIVE_INFINITY };
-        return false;
+        this.#gate.open('claim');
+        return 'news';
       }
-      if (await this.#claim()) return true;
+      if (await this.#claim()) return 'claimed';
     }
-    this.#gate = { ...this.#gate, claim: now() + STORE_POLL_MS };
-    this.#report('claim', `another instance held the claim for more than ${seconds(boundMs)} s without an answer; browsers are told so`);
-    return false;
+    this.#gate.close('claim', now() + CLAIM_RETRY_MS);
+    this.#logOnce('claim', `another instance held the claim for more than ${seconds(boundMs)} s without an answer; browsers are told so`);
+    return 'gave-up';
   }
 
   /**
@@ -270,16 +246,16 @@ export class WebsiteCache {
     const nowMs = this.#parts.now();
     const reading = readWebsiteState(raw, { websiteId: this.#parts.website.id, nowMs, intervalMs: this.#intervalMs });
     if (reading.problem === 'from-the-future') {
-      this.#report('future', 'the store held an answer fetched in the future (an instance with a wrong clock?); refused and asked again');
+      this.#logOnce('future', 'the store held an answer fetched in the future (an instance with a wrong clock?); refused and asked again');
     } else if (reading.problem === 'not-a-state') {
-      this.#report('garbage', 'the store held something that is not a relay state; treated as empty (the next answer replaces it)');
+      this.#logOnce('garbage', 'the store held something that is not a relay state; treated as empty (the next answer replaces it)');
     }
     const shared = reading.state;
     const mine = this.#state.answer;
     if (shared === null) this.#state = NOTHING_YET;
     else if (mine && (!shared.answer || shared.answer.fetchedAtMs < mine.fetchedAtMs)) this.#state = { ...shared, answer: mine };
     else this.#state = shared;
-    this.#gate = { ...this.#gate, 'back-off': this.#state.nextAttemptAtMs };
+    this.#gate.close('back-off', this.#state.nextAttemptAtMs);
   }
 
   /** How long the store keeps the state: as long as its answer may be served, and past its back-off. */
@@ -320,7 +296,7 @@ export class WebsiteCache {
 
   #setState(state: SharedWebsiteState): void {
     this.#state = state;
-    this.#gate = { ...this.#gate, 'back-off': state.nextAttemptAtMs };
+    this.#gate.close('back-off', state.nextAttemptAtMs);
   }
 
   /**
@@ -331,27 +307,28 @@ export class WebsiteCache {
   async #withoutStore(error: unknown): Promise<void> {
     const { now, storeDownBudget } = this.#parts;
     const nowMs = now();
-    if (this.#gate['store-down'] === Number.NEGATIVE_INFINITY) {
+    if (!this.#gate.isClosed('store-down')) {
       const cause = error instanceof Error ? error.message : String(error);
       this.#say(
         `the shared store failed (${cause}); serving this instance's last answer up to maxStale` +
           (storeDownBudget.limit > 0 ? `, and asking upstream alone at most ${storeDownBudget.limit} times an hour` : ''),
       );
     }
-    this.#gate = { ...this.#gate, 'store-down': nowMs + STORE_RETRY_MS, claim: Number.NEGATIVE_INFINITY };
+    this.#gate.close('store-down', nowMs + STORE_RETRY_MS);
+    this.#gate.open('claim');
     if (isFresh(this.#state.answer, nowMs, this.#intervalMs) || nowMs < this.#state.nextAttemptAtMs || !storeDownBudget.tryTake(nowMs))
       return;
     await this.#askUpstream();
   }
 
   #storeAnswers(): void {
-    if (this.#gate['store-down'] === Number.NEGATIVE_INFINITY) return;
-    this.#gate = { ...this.#gate, 'store-down': Number.NEGATIVE_INFINITY };
+    if (!this.#gate.isClosed('store-down')) return;
+    this.#gate.open('store-down');
     this.#say('the shared store answers again');
   }
 
   #budgetSpent(roomAtMs: number): void {
-    this.#gate = { ...this.#gate, budget: roomAtMs };
+    this.#gate.close('budget', roomAtMs);
     if (this.#budgetSpentReported) return;
     this.#budgetSpentReported = true;
     const nowMs = this.#parts.now();
@@ -362,45 +339,35 @@ export class WebsiteCache {
   }
 
   #outcome(nowMs: number): WebsiteAnswer {
-    const { answer, failure } = this.#state;
+    const { answer } = this.#state;
     if (isServable(answer, nowMs, this.#maxStaleMs)) return { kind: 'report', answer };
-    const gate = notBefore(this.#gate);
-    const retryAtMs = Math.min(Math.max(nowMs, gate.atMs), nowMs + maxWaitMs(this.#intervalMs));
-    const fallback = `the relay holds no answer younger than ${this.#parts.config.maxStale} s; it asks again in ${seconds(retryAtMs - nowMs)} s`;
-    if (this.#syncing) {
-      // The browser's wait ended before the store and the service did.
-      return {
-        kind: 'unavailable',
-        status: 503,
-        message: `The relay is still waiting for the analytics service for this website; ask again in ${seconds(STORE_RETRY_MS)} s.`,
-        retryAtMs: nowMs + STORE_RETRY_MS,
-      };
+    const opensAtMs = this.#gate.opensAtMs() ?? nowMs;
+    const retryAtMs = Math.min(Math.max(nowMs, opensAtMs), nowMs + maxWaitMs(this.#intervalMs));
+    return unavailableAnswer(this.#unavailability(nowMs), { nowMs, retryAtMs, maxStale: this.#parts.config.maxStale });
+  }
+
+  /** Why there is no answer to give: by what holds the gate, once the browser's own wait and the service's failure are told. */
+  #unavailability(nowMs: number): Unavailability {
+    if (this.#syncing) return { cause: 'still-waiting' };
+    if (this.#gate.isClosedAt('claim', nowMs)) return { cause: 'other-instance' };
+    const { failure } = this.#state;
+    if (failure) return { cause: 'service-failed', failure };
+    // Down until it answers again, even once the time to look again has come.
+    if (this.#gate.isClosed('store-down')) return { cause: 'store-down' };
+    switch (this.#gate.holding(nowMs)) {
+      // A next attempt with no failure behind it is a spent budget, this instance's or another's through the store.
+      case 'budget':
+      case 'back-off':
+        return { cause: 'budget-spent', hourlyBudget: this.#parts.config.hourlyBudget };
+      default:
+        return { cause: 'no-answer-yet' };
     }
-    if (this.#gate.claim > nowMs) {
-      return {
-        kind: 'unavailable',
-        status: 503,
-        message: `Another relay instance is asking the analytics service for this website and has not answered yet; ${fallback}.`,
-        retryAtMs,
-      };
-    }
-    if (failure) {
-      const status = failure.kind === 'timeout' ? 504 : failure.kind === 'rate-limited' ? 503 : 502;
-      return { kind: 'unavailable', status, message: `The analytics service ${failure.reason}; ${fallback}.`, retryAtMs };
-    }
-    const cause =
-      this.#gate['store-down'] > Number.NEGATIVE_INFINITY
-        ? 'The relay cannot reach its shared store'
-        : gate.atMs > nowMs
-          ? `The relay's hourly budget of ${this.#parts.config.hourlyBudget} upstream requests is spent`
-          : 'The relay has no answer for this website yet';
-    return { kind: 'unavailable', status: 503, message: `${cause}; ${fallback}.`, retryAtMs };
   }
 
   /** Once per website and kind of problem: a neighbour writing garbage every second must not fill the log. */
-  #report(problem: string, text: string): void {
-    if (this.#reported.has(problem)) return;
-    this.#reported.add(problem);
+  #logOnce(problem: string, text: string): void {
+    if (this.#loggedOnce.has(problem)) return;
+    this.#loggedOnce.add(problem);
     this.#say(text);
   }
 
@@ -420,8 +387,4 @@ async function stored<T>(operation: () => Promise<T>): Promise<T> {
   } catch (cause) {
     throw new StoreFailure(cause instanceof Error ? cause.message : String(cause), { cause });
   }
-}
-
-function seconds(ms: number): number {
-  return Math.max(0, Math.ceil(ms / 1000));
 }

@@ -1,26 +1,76 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { Timers } from '../../src/contract/timers.js';
+import { Gate, type GateCause } from '../src/gate.js';
 import { createRelay } from '../src/relay.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import type { SharedAnswer } from '../src/store/relay-store.js';
-import { type Gate, isFresh, isServable, notBefore } from '../src/website-cache.js';
+import { isFresh, isServable } from '../src/website-cache.js';
 import { defaultRelayConfig, SHOP, START_MS, toAnswer } from './support/relay-harness.js';
 
-/** The relay's scheduling (issue 26 §2): pure predicates, one "not before" gate, every wait on the injected timers. */
+/** The relay's scheduling (issue 26 §2, issue 30 §1): pure predicates, one gate with named operations, every wait on the injected timers. */
 
-const NEVER = Number.NEGATIVE_INFINITY;
-const OPEN: Gate = { 'back-off': NEVER, budget: NEVER, 'store-down': NEVER, claim: NEVER };
+describe('the gate: what keeps an instance from asking upstream, and until when', () => {
+  it.each<[string, Array<[GateCause, number]>, GateCause | null, number | null]>([
+    ['nothing in the way', [], null, null],
+    ['a back-off', [['back-off', 5]], 'back-off', 5],
+    [
+      'a spent budget past the back-off',
+      [
+        ['back-off', 5],
+        ['budget', 9],
+      ],
+      'budget',
+      9,
+    ],
+    [
+      'a store down',
+      [
+        ['back-off', 5],
+        ['store-down', 7],
+      ],
+      'store-down',
+      7,
+    ],
+    [
+      'a claim past everything',
+      [
+        ['back-off', 5],
+        ['budget', 6],
+        ['store-down', 7],
+        ['claim', 8],
+      ],
+      'claim',
+      8,
+    ],
+    [
+      'a budget the store also wrote as the next attempt: named a budget',
+      [
+        ['back-off', 9],
+        ['budget', 9],
+      ],
+      'budget',
+      9,
+    ],
+    ['a back-off already over', [['back-off', -3]], null, -3],
+  ])('%s', (_name, closures, holding, opensAtMs) => {
+    const gate = new Gate();
+    for (const [cause, untilMs] of closures) gate.close(cause, untilMs);
+    expect(gate.holding(0)).toBe(holding);
+    expect(gate.isOpen(0)).toBe(holding === null);
+    expect(gate.opensAtMs()).toBe(opensAtMs);
+  });
 
-describe('notBefore: the latest of the four times, and its cause', () => {
-  it.each<[string, Partial<Gate>, { atMs: number; reason: string }]>([
-    ['nothing in the way', {}, { atMs: NEVER, reason: 'back-off' }],
-    ['a back-off', { 'back-off': 5 }, { atMs: 5, reason: 'back-off' }],
-    ['a spent budget past the back-off', { 'back-off': 5, budget: 9 }, { atMs: 9, reason: 'budget' }],
-    ['a store down', { 'back-off': 5, 'store-down': 7 }, { atMs: 7, reason: 'store-down' }],
-    ['a claim past everything', { 'back-off': 5, budget: 6, 'store-down': 7, claim: 8 }, { atMs: 8, reason: 'claim' }],
-  ])('%s', (_name, times, expected) => {
-    expect(notBefore({ ...OPEN, ...times })).toEqual(expected);
+  it('a cause holds from close until open, even once its time has passed', () => {
+    const gate = new Gate();
+    gate.close('store-down', 1_000);
+    expect(gate.isClosed('store-down')).toBe(true);
+    expect(gate.isClosedAt('store-down', 999)).toBe(true);
+    expect(gate.isClosedAt('store-down', 1_000)).toBe(false);
+    expect(gate.isClosed('store-down')).toBe(true);
+    gate.open('store-down');
+    expect(gate.isClosed('store-down')).toBe(false);
+    expect(gate.opensAtMs()).toBeNull();
   });
 });
 
