@@ -9,14 +9,12 @@ import { gzipSync } from 'node:zlib';
  * test fails and someone makes it. Every file the build writes needs a budget here.
  */
 export const GZIP_BUDGETS: ReadonlyArray<{ file: RegExp; name: string; bytes: number }> = [
-  // The core's: 9 KB (9,216 B), as issue 23 asks. The trust bounds of issue 25, the clearer timers
-  // and controller state of issue 26 and the placement queue's watch took it to 9,287 B for a
-  // while (budget 9,300 B); moving the IntersectionObserver watch to impressions' lazy file
-  // brought it back to 9,211 B.
-  // Interim (issue 30): the contract's one `after()` on the environment, the import circle broken
-  // and the `undecided` variant with `decidedVariant` took it to 9,252 B; the disclosure's move to
-  // a lazy file is to bring it back under 9,216 B.
-  { file: /^live-visitors\.js$/, name: 'live-visitors.js (every page)', bytes: 9300 },
+  // The core's: 9 KB (9,216 B), as issue 23 asks. Issue 30's clarity (the contract's one after(),
+  // the undecided variant and decidedVariant) and issue 32's window (windowMinutes read, carried
+  // by the events and the element) were paid for by moving the disclosure to a lazy file of its
+  // own (9,211 -> 9,153 B; the history is in docs/performance.md).
+  { file: /^live-visitors\.js$/, name: 'live-visitors.js (every page)', bytes: 9216 },
+  { file: /^live-visitors-disclosure\.js$/, name: 'live-visitors-disclosure.js (the explanation, its time and window)', bytes: 1024 },
   { file: /^live-visitors-experiments\.js$/, name: 'live-visitors-experiments.js (holdout, impressions)', bytes: 1024 },
   { file: /^live-visitors-placement\.js$/, name: 'live-visitors-placement.js (window.liveVisitors)', bytes: 1536 },
   { file: /^live-visitors-loader\.js$/, name: 'live-visitors-loader.js (classic loader)', bytes: 384 },

@@ -13,6 +13,7 @@ export function reportImpression(host: HTMLElement, detail: LiveVisitorsImpressi
       live_visitors_variant: detail.variant,
       live_visitors_count: detail.count,
       live_visitors_website: detail.websiteId,
+      live_visitors_window_minutes: detail.windowMinutes,
     });
   }
 }

@@ -7,6 +7,8 @@ export interface LiveVisitorsUpdateDetail {
   websiteId: string;
   /** The service's ISO 8601 time of collection. */
   timestamp: string;
+  /** The minutes the count covers: the contract's 3, unless the relay's source counts another window. */
+  windowMinutes: number;
 }
 
 /** Detail of `live-visitors-error`. `config` means an attribute is missing or malformed. */
@@ -21,6 +23,8 @@ export interface LiveVisitorsImpressionDetail {
   count: number;
   websiteId: string;
   variant: Variant;
+  /** The minutes the count covers (see `LiveVisitorsUpdateDetail`). */
+  windowMinutes: number;
 }
 
 export type LiveVisitorsUpdateEvent = CustomEvent<LiveVisitorsUpdateDetail>;

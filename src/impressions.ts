@@ -12,6 +12,8 @@ import { environment } from './realtime/environment.js';
 export interface ImpressionHost extends ReactiveControllerHost, HTMLElement {
   /** The count shown (or held out), when the element is seen. */
   readonly count: number | null;
+  /** The minutes that count covers. */
+  readonly windowMinutes: number | null;
   readonly websiteId: string | null;
   /** The share of browsers held out, as the element's `holdout` attribute says. */
   readonly holdout: number;
@@ -102,6 +104,11 @@ export function watchImpressions(host: ImpressionHost, showing: () => boolean): 
   watched.add(host);
   new ImpressionWatch(host, showing, () => {
     const websiteId = host.websiteId!.trim();
-    reportImpression(host, { count: host.count!, websiteId, variant: variantFor(websiteId, host.holdout) });
+    reportImpression(host, {
+      count: host.count!,
+      websiteId,
+      variant: variantFor(websiteId, host.holdout),
+      windowMinutes: host.windowMinutes!,
+    });
   });
 }

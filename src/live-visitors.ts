@@ -1,9 +1,12 @@
 import { type PropertyValues, ReactiveElement } from '@lit/reactive-element';
+import type { About } from './about.js';
+import { windowOf } from './contract/report.js';
+import { disclosureFile } from './disclosure-on-demand.js';
 import { currentVariant, decidedVariant, type UNDECIDED, watchImpressions } from './experiments-on-demand.js';
 import type { Variant } from './holdout.js';
 import { styles } from './live-visitors.styles.js';
 import { builtInTexts } from './locales/catalog.js';
-import { formatAbout, formatMessage, type Notation, resolveLocale } from './messages.js';
+import { formatMessage, type Notation, resolveLocale } from './messages.js';
 import type { WidgetState } from './view-state.js';
 import { VisitorsController } from './visitors-controller.js';
 import { WidgetDom } from './widget-dom.js';
@@ -48,9 +51,9 @@ const numberOrUnset = (value: string | null) => (value?.trim() ? Number(value) :
  * @cssproperty --live-visitors-count-weight - Font weight of the number (default: 700).
  * @cssproperty --live-visitors-highlight - Background that fades from a new number (default: #ffe58a).
  *
- * @fires live-visitors-update - A new good report: `detail` is `{ count, websiteId, timestamp }`.
+ * @fires live-visitors-update - A new good report: `detail` is `{ count, websiteId, timestamp, windowMinutes }`.
  * @fires live-visitors-error - A request or the configuration failed: `detail` is `{ kind, status, message }`.
- * @fires live-visitors-impression - At most once per page view: the element was at least half visible for one second with a count shown (or held back by the holdout): `detail` is `{ count, websiteId, variant }`.
+ * @fires live-visitors-impression - At most once per page view: the element was at least half visible for one second with a count shown (or held back by the holdout): `detail` is `{ count, websiteId, variant, windowMinutes }`.
  */
 export class LiveVisitors extends ReactiveElement {
   static override styles = styles;
@@ -138,6 +141,12 @@ export class LiveVisitors extends ReactiveElement {
     return this.#visitors.view.report?.currentVisitors ?? null;
   }
 
+  /** The minutes the current count covers (the contract's 3, unless the relay's source counts another window), or null. */
+  get windowMinutes(): number | null {
+    const { report } = this.#visitors.view;
+    return report ? windowOf(report) : null;
+  }
+
   /** When the service collected the current count, or null. */
   get updatedAt(): Date | null {
     const { report } = this.#visitors.view;
@@ -189,20 +198,29 @@ export class LiveVisitors extends ReactiveElement {
     const variant = currentVariant(this);
     this.#showsCount = !!builtIn;
     if (builtIn) watchImpressions(this, () => this.#showsCount);
-    if (!builtIn || variant !== 'shown') {
-      this.#dom.show(null, null, '');
+    // `shown` holds only with a report; checked, so no update ever leans on that.
+    if (!report || !builtIn || variant !== 'shown') {
+      this.#dom.show(null, null, undefined);
       return;
     }
     const { notation, disclosureText } = this;
     const sentence = formatMessage(
-      report!.currentVisitors,
+      report.currentVisitors,
       locale,
       { other: this.text, one: this.textOne, two: this.textTwo, few: this.textFew, many: this.textMany },
       builtIn,
       notation === 'compact' ? notation : undefined,
     );
-    const aboutLang = disclosureText ? locale : builtIn.lang;
-    const about = () => formatAbout(disclosureText || builtIn.texts.about, report!.timestamp, aboutLang);
-    this.#dom.show(sentence, this.disclosure === 'off' ? null : about, aboutLang);
+    const about: About | null =
+      this.disclosure === 'off'
+        ? null
+        : {
+            template: disclosureText || builtIn.texts.about,
+            builtIn: !disclosureText,
+            timestamp: report.timestamp,
+            windowMinutes: windowOf(report),
+            lang: disclosureText ? locale : builtIn.lang,
+          };
+    this.#dom.show(sentence, about, about ? disclosureFile.get(this) : undefined);
   }
 }

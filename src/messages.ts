@@ -1,4 +1,3 @@
-import { formatCountTime } from './count-time.js';
 import { DEV_MODE } from './dev-mode.js';
 import { type BuiltInTexts, DEFAULT_LANGUAGE, writesPlainDigits } from './locales/catalog.js';
 import { environment } from './realtime/environment.js';
@@ -18,9 +17,12 @@ export function resolveLocale(lang: string | null | undefined): string {
   }
 }
 
-/** The sentence to show: text around the formatted count (`['', '23', ' people …']`), its language and the count. */
+/** The sentence to show: the template's text around the count (`['', ' people …']`), the count formatted, its language and the count. */
 export interface Sentence {
-  parts: string[];
+  /** The pieces of text between which the number stands: one more than the number's places. */
+  texts: string[];
+  /** The count, as the language writes it. */
+  number: string;
   lang: string;
   count: number;
 }
@@ -44,13 +46,8 @@ export function formatMessage(
   const category = new Intl.PluralRules(lang).select(count);
   const { texts } = builtIn;
   const template = (hasCustom && (custom[category] || custom.other)) || texts[category] || texts.other;
-  const formatted = count < 1000 && writesPlainDigits(locale) ? String(count) : new Intl.NumberFormat(locale, { notation }).format(count);
-  return { parts: template.split('{count}').flatMap((text, index) => (index ? [formatted, text] : [text])), lang, count };
-}
-
-/** The disclosure: `template` with every `{time}` as the local time (the page's time zone) the count was collected. */
-export function formatAbout(template: string, timestamp: string, lang: string): string {
-  return template.split('{time}').join(formatCountTime(new Date(timestamp), lang));
+  const number = count < 1000 && writesPlainDigits(locale) ? String(count) : new Intl.NumberFormat(locale, { notation }).format(count);
+  return { texts: template.split('{count}'), number, lang, count };
 }
 
 /** Templates already warned about: a page renders each many times. */

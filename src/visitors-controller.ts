@@ -1,5 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import { type ConfigResult, resolveConfig, type WidgetAttributes, type WidgetConfig } from './config.js';
+import { windowOf } from './contract/report.js';
 import type { Cancel } from './contract/timers.js';
 import { DEV_MODE } from './dev-mode.js';
 import { dispatch, type LiveVisitorsErrorDetail, type LiveVisitorsUpdateDetail } from './events.js';
@@ -125,6 +126,7 @@ export class VisitorsController implements ReactiveController {
         count: report.currentVisitors,
         websiteId: report.websiteId,
         timestamp: report.timestamp,
+        windowMinutes: windowOf(report),
       });
     }
     // Likewise a failure is new when it came from another attempt.

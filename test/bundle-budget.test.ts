@@ -51,6 +51,7 @@ describe('the script-tag build', () => {
     const bundle = await readFile(join(directory, 'live-visitors.js'), 'utf8');
     expect(bundle).not.toMatch(/\bimport\s*[{*\w"]|\bfrom\s*"/);
     expect([...bundle.matchAll(/import\("\.\/([\w-]+\.js)"\)/g)].map((match) => match[1]).sort()).toEqual([
+      'live-visitors-disclosure.js',
       'live-visitors-experiments.js',
       'live-visitors-placement.js',
     ]);

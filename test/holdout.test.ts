@@ -192,8 +192,8 @@ describe('a held-out element', () => {
       await settle(heldOut, MINUTE);
       expect([heldOut.variant, shown.variant]).toEqual(['holdout', 'shown']);
       expect(timeline).toEqual([
-        [MINUTE + 1000, { count: 6, websiteId, variant: 'holdout' }],
-        [MINUTE + 1000, { count: 6, websiteId: shownSite, variant: 'shown' }],
+        [MINUTE + 1000, { count: 6, websiteId, variant: 'holdout', windowMinutes: 3 }],
+        [MINUTE + 1000, { count: 6, websiteId: shownSite, variant: 'shown', windowMinutes: 3 }],
       ]);
     } finally {
       document.removeEventListener('live-visitors-impression', hear);

@@ -58,7 +58,7 @@ describe('live-visitors-impression', () => {
     expect(impressions).toHaveLength(0);
     await settle(el, 1);
     expect(impressions.map(({ detail, bubbles, composed }) => ({ detail, bubbles, composed }))).toEqual([
-      { detail: { count: 23, websiteId, variant: 'shown' }, bubbles: true, composed: true },
+      { detail: { count: 23, websiteId, variant: 'shown', windowMinutes: 3 }, bubbles: true, composed: true },
     ]);
   });
 
@@ -205,7 +205,13 @@ describe('the dataLayer push', () => {
     await seenWidget();
     expect(dataLayer).toEqual([
       { event: 'gtm.js' },
-      { event: 'live_visitors_impression', live_visitors_variant: 'shown', live_visitors_count: 23, live_visitors_website: websiteId },
+      {
+        event: 'live_visitors_impression',
+        live_visitors_variant: 'shown',
+        live_visitors_count: 23,
+        live_visitors_website: websiteId,
+        live_visitors_window_minutes: 3,
+      },
     ]);
   });
 

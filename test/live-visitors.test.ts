@@ -254,7 +254,11 @@ describe('events', () => {
       service.count = 24;
       await settle(el, MINUTE);
       expect(updates.map(({ detail }) => detail.count)).toEqual([23, 24]);
-      expect(updates[0]).toEqual({ detail: { count: 23, websiteId, timestamp: expect.any(String) }, bubbles: true, composed: true });
+      expect(updates[0]).toEqual({
+        detail: { count: 23, websiteId, timestamp: expect.any(String), windowMinutes: 3 },
+        bubbles: true,
+        composed: true,
+      });
     } finally {
       document.removeEventListener('live-visitors-update', record);
     }

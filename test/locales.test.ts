@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { withWindow } from '../src/about.js';
 import type { LocaleTexts } from '../src/locales/locale-texts.js';
 
 /** The languages with built-in texts: one file each in `src/locales`, named by its tag. */
@@ -121,6 +122,20 @@ describe('built-in texts', () => {
       expect(texts.about.trim(), `${tag}.about is empty`).not.toBe('');
       expect(texts.about, `${tag}.about has whitespace around it`).toBe(texts.about.trim());
       expect(placeholders(texts.about), `${tag}.about`).toEqual(['{time}']);
+    });
+
+    // Issue 32: a relay's source may count another window; `Intl` writes it, in place of the 3 minutes.
+    it("names the contract's window in `about` once, as Intl writes 3 minutes, so any window from 1 to 60 takes its place", () => {
+      const minutes = (count: number) => new Intl.NumberFormat(tag, { style: 'unit', unit: 'minute', unitDisplay: 'long' }).format(count);
+      expect(texts.about.split(minutes(3)), `${tag}.about names "${minutes(3)}" once`).toHaveLength(2);
+      expect(texts.about.match(/3/g), `${tag}.about has one 3, the window's (the fallback where Intl words differ)`).toHaveLength(1);
+      expect(withWindow(texts.about, 3, tag)).toBe(texts.about);
+      for (let window = 1; window <= 60; window += 1) {
+        if (window === 3) continue;
+        const text = withWindow(texts.about, window, tag);
+        expect(text).toBe(texts.about.replace(minutes(3), minutes(window)));
+        expect(text).toContain(minutes(window));
+      }
     });
 
     it('has only plural categories and `about`', () => {

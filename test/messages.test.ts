@@ -1,7 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { formatAbout as formatAboutOf } from '../src/about.js';
 import { writeTimesInDigits, writeTimesInOwnStyle } from '../src/count-time.js';
 import { type BuiltInTexts, builtInLanguages, builtInTexts, writesPlainDigits } from '../src/locales/catalog.js';
-import { type CustomTemplates, formatAbout, formatMessage, resolveLocale } from '../src/messages.js';
+import { type CustomTemplates, formatMessage, resolveLocale, type Sentence } from '../src/messages.js';
 import { setEnvironment } from '../src/realtime/environment.js';
 import { languageLoaded as loaded } from './support/languages.js';
 
@@ -11,8 +12,19 @@ beforeAll(async () => {
   for (const locale of LOCALES) texts.set(resolveLocale(locale), await loaded(resolveLocale(locale)));
 });
 
+/** A sentence as it reads on the page: its pieces of text with the number between them. */
+const withParts = ({ texts, number, lang, count }: Sentence) => ({
+  parts: texts.flatMap((text, index) => (index === 0 ? [text] : [number, text])),
+  lang,
+  count,
+});
+
 const format = (count: number, locale: string, custom: CustomTemplates = {}, notation?: 'compact', builtIn = texts.get(locale)!) =>
-  formatMessage(count, locale, custom, builtIn, notation);
+  withParts(formatMessage(count, locale, custom, builtIn, notation));
+
+/** A custom explanation (the page's words) in the contract's window. */
+const formatAbout = (template: string, timestamp: string, lang: string) =>
+  formatAboutOf({ template, builtIn: false, timestamp, windowMinutes: 3, lang });
 
 /** The sentence a reader sees for `count` in the page language `lang`, with the built-in texts. */
 const sentence = (count: number, lang: string, custom: CustomTemplates = {}) => format(count, resolveLocale(lang), custom).parts.join('');

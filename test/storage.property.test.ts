@@ -9,6 +9,17 @@ const NOW = Date.UTC(2026, 10, 22, 9, 0, 0);
 const DAY = 24 * 60 * 60_000;
 const KINDS = [...REALTIME_ERROR_KINDS];
 
+/** A valid report, with a relay's window (issue 32) now and then: the window must survive storage and the other tabs. */
+const reportWithWindow = validReport(WEBSITE_ID).chain((report) =>
+  fc.oneof(
+    fc.constant(report),
+    fc
+      .integer({ min: 1, max: 60 })
+      .filter((minutes) => minutes !== 3)
+      .map((windowMinutes) => ({ ...report, windowMinutes })),
+  ),
+);
+
 /** What another script of the origin, an old version or a browser with a wrong clock may have stored. */
 const storedText = (() => {
   const failure = fc.oneof(
@@ -24,7 +35,7 @@ const storedText = (() => {
   );
   const record = fc.record(
     {
-      report: fc.oneof(fc.constant(null), validReport(WEBSITE_ID), reportLike(WEBSITE_ID), fc.anything()),
+      report: fc.oneof(fc.constant(null), reportWithWindow, reportLike(WEBSITE_ID), fc.anything()),
       fetchedAt: anyTime(NOW),
       attemptedAt: anyTime(NOW),
       retryAt: anyTime(NOW),
@@ -44,7 +55,7 @@ const storedText = (() => {
 /** A record as a feed writes it at about `NOW`. */
 const writtenRecord: fc.Arbitrary<FeedRecord> = fc
   .record({
-    report: fc.option(validReport(WEBSITE_ID)),
+    report: fc.option(reportWithWindow),
     fetchedAt: fc.integer({ min: NOW - DAY, max: NOW }),
     attemptedAt: fc.option(fc.integer({ min: NOW - DAY, max: NOW })),
     wait: fc.integer({ min: 0, max: DAY }),
@@ -74,6 +85,8 @@ describe('the stored record reader, for any stored text', () => {
         const { report, fetchedAt, attemptedAt, retryAt, failures, failure } = record;
         if (report) {
           expect(report.websiteId).toBe(WEBSITE_ID);
+          if ('windowMinutes' in report)
+            expect(Number.isInteger(report.windowMinutes) && report.windowMinutes! >= 1 && report.windowMinutes! <= 60).toBe(true);
           expect(Number.isFinite(fetchedAt)).toBe(true);
         } else expect(fetchedAt).toBeNull();
         if (attemptedAt !== null) expect(Number.isFinite(attemptedAt) && attemptedAt <= now + CLOCK_SKEW_TOLERANCE_MS).toBe(true);

@@ -5,5 +5,5 @@ export default {
   one: '{count} inimene sirvib praegu seda poodi',
   // After a numeral: partitive singular.
   other: '{count} inimest sirvivad praegu seda poodi',
-  about: 'Unikaalsed külastajad kogu saidil viimase 3 minuti jooksul · uuendatud kell {time}',
+  about: 'Unikaalsed külastajad kogu saidil · ajavahemik: 3 minutit · uuendatud kell {time}',
 } satisfies LocaleTexts;

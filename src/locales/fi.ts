@@ -5,5 +5,5 @@ export default {
   one: '{count} henkilö selaa tätä kauppaa juuri nyt',
   // After a numeral: partitive singular, verb in the singular.
   other: '{count} henkilöä selaa tätä kauppaa juuri nyt',
-  about: 'Yksilölliset kävijät koko sivustolla viimeisten 3 minuutin aikana · päivitetty klo {time}',
+  about: 'Yksilölliset kävijät koko sivustolla · aikaikkuna: 3 minuuttia · päivitetty klo {time}',
 } satisfies LocaleTexts;

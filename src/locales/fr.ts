@@ -7,5 +7,5 @@ export default {
   // `many` is exact millions (1 000 000), where "de" follows "million" written as a word; written in digits the plural reads right.
   many: '{count} personnes visitent cette boutique en ce moment',
   other: '{count} personnes visitent cette boutique en ce moment',
-  about: 'Visiteurs uniques sur l’ensemble du site au cours des 3 dernières minutes · mis à jour à {time}',
+  about: 'Visiteurs uniques de l’ensemble du site, sur une fenêtre de 3 minutes · mis à jour à {time}',
 } satisfies LocaleTexts;

@@ -6,5 +6,5 @@ export default {
   // 2: "אנשים" has no dual, so it reads like `other`.
   two: '{count} אנשים גולשים בחנות הזו כרגע',
   other: '{count} אנשים גולשים בחנות הזו כרגע',
-  about: 'מבקרים ייחודיים בכל האתר ב-3 הדקות האחרונות · עודכן ב-{time}',
+  about: 'מבקרים ייחודיים בכל האתר · חלון זמן: 3 דקות · עודכן ב-{time}',
 } satisfies LocaleTexts;

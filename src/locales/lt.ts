@@ -8,5 +8,5 @@ export default {
   few: '{count} žmonės dabar naršo šioje parduotuvėje',
   // 0, 10–20, 30, 40…: genitive plural. (`many` is for fractions only, which a count never is.)
   other: '{count} žmonių dabar naršo šioje parduotuvėje',
-  about: 'Unikalūs lankytojai visoje svetainėje per pastarąsias 3 minutes · atnaujinta {time}',
+  about: 'Unikalūs lankytojai visoje svetainėje · laikotarpis: 3 minutės · atnaujinta {time}',
 } satisfies LocaleTexts;

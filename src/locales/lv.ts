@@ -7,5 +7,5 @@ export default {
   // 1, 21, 31… but not 11.
   one: '{count} cilvēks šobrīd apskata šo veikalu',
   other: '{count} cilvēki šobrīd apskata šo veikalu',
-  about: 'Unikālie apmeklētāji visā vietnē pēdējo 3 minūšu laikā · atjaunināts plkst. {time}',
+  about: 'Unikālie apmeklētāji visā vietnē · laika posms: 3 minūtes · atjaunināts plkst. {time}',
 } satisfies LocaleTexts;

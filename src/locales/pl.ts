@@ -7,5 +7,5 @@ export default {
   many: '{count} osób przegląda teraz ten sklep',
   // Whole numbers are `one`, `few` or `many`; `other` is for fractions ("2,5 osoby").
   other: '{count} osoby przegląda teraz ten sklep',
-  about: 'Unikalni odwiedzający całą witrynę w ciągu ostatnich 3 minut · zaktualizowano o {time}',
+  about: 'Unikalni odwiedzający całą witrynę · okres: 3 minuty · zaktualizowano o {time}',
 } satisfies LocaleTexts;

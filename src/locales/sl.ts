@@ -10,5 +10,5 @@ export default {
   few: '{count} osebe si trenutno ogledujejo to trgovino',
   // 0, 5–100, 105–200…: genitive plural, verb in the singular.
   other: '{count} oseb si trenutno ogleduje to trgovino',
-  about: 'Unikatni obiskovalci celotnega spletnega mesta v zadnjih 3 minutah · posodobljeno ob {time}',
+  about: 'Unikatni obiskovalci celotnega spletnega mesta · obdobje: 3 minute · posodobljeno ob {time}',
 } satisfies LocaleTexts;

@@ -94,7 +94,7 @@ export function parseRecord(text: string | null | undefined, websiteId: string, 
       // A pause set by a clock that ran ahead would outlast its reason: past its bound, it is over.
       retryAt: notAfter(record.retryAt, now + longestWait + CLOCK_SKEW_TOLERANCE_MS),
       // Junk counts as no failure; an absurd count only makes the backoff hit its cap.
-      failures: Math.min(MAX_FAILURES, Math.max(0, Number(record.failures) | 0)),
+      failures: Number.isInteger(record.failures) ? Math.min(MAX_FAILURES, Math.max(0, record.failures as number)) : 0,
       failure,
     };
   } catch {

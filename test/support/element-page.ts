@@ -1,10 +1,15 @@
 import { fixture, fixtureCleanup } from '@open-wc/testing';
 import { vi } from 'vitest';
 import { writeTimesInDigits } from '../../src/count-time.js';
+import { disclosureFile } from '../../src/disclosure-on-demand.js';
 import type { LiveVisitors } from '../../src/live-visitors.js';
 import { type Environment, setEnvironment } from '../../src/realtime/environment.js';
 import { FakeBrowser, type FakeTab, freshWebsiteId, useFakeClock } from './fake-browser.js';
 import { FakeService } from './fake-service.js';
+
+// The disclosure's file is in before any element test, as a browser's cache has it: fake time does
+// not wait for a module to load, and each test's explanation is then there from its first render.
+await disclosureFile.loaded();
 
 /** What one element test works with: see `openElementPage`. */
 export interface ElementPage {
