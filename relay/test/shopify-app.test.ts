@@ -45,7 +45,7 @@ async function settings(relay: RelayHarness, shop: string | null, method = 'GET'
   });
 }
 
-function proxied(relay: RelayHarness, shop: string, websiteId = OWNED.id) {
+function proxied(relay: RelayHarness, shop: string, websiteId: string = OWNED.id) {
   const query = signedProxyQuery({ websiteId, shop, secret: CLIENT_SECRET, timestampSeconds: Math.floor(Date.now() / 1000) });
   return relay.get(query);
 }
