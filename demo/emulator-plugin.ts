@@ -6,6 +6,7 @@ import { createEmulator, type EmulatorOptions } from '../emulator/src/index.js';
 import { createRelay } from '../relay/src/index.js';
 
 const DEMO_CROWD = 40;
+const DEMO_SHOP = 'demo-shop';
 /** The relay lives under this prefix, as it would on a shop's own origin. */
 const RELAY_PREFIX = '/relay';
 
@@ -18,13 +19,19 @@ export function emulatorPlugin(options: EmulatorOptions = {}): Plugin {
   return {
     name: 'live-visitors:emulator',
     apply: 'serve',
-    configureServer(server) {
+    async configureServer(server) {
       // A marketer sees a believable crowd on the first load: the simulator starts full, not from zero.
       const emulator = createEmulator({ controls: true, simulate: DEMO_CROWD, ...options });
+      // The demo shop again, read through each analytics service's stand-in (issue 32): `demo-shop-plausible`…
+      const standIns = await emulator.handler(new Request(`http://emulator.localhost/__emulator/sources/${DEMO_SHOP}`));
+      const sources = Object.entries((await standIns.json()) as Record<string, object>).map(([kind, source]) => ({
+        id: `${DEMO_SHOP}-${kind}`,
+        source,
+      }));
       const relay = createRelay({
         config: {
           upstream: 'http://emulator.localhost',
-          websites: emulator.config.websites.map(({ id, token }) => ({ id, token })),
+          websites: [...emulator.config.websites.map(({ id, token }) => ({ id, token })), ...(sources as never[])],
           allowOrigins: [],
           interval: 15,
           maxStale: 600,
