@@ -5,6 +5,7 @@ import { benchLighthouse } from './lighthouse.js';
 import { benchPlacementPaint } from './placement-paint.js';
 import { benchRelay } from './relay.js';
 import { benchRelayFleet } from './relay-fleet.js';
+import { benchRelayRegistry } from './relay-registry.js';
 import { benchRequests } from './requests.js';
 import { benchShopifyAppProxy } from './shopify-app-proxy.js';
 import { benchSize } from './size.js';
@@ -15,6 +16,7 @@ await benchRequests();
 // linger for a while after they close, on a machine with two cores.
 await benchRelay();
 await benchRelayFleet();
+await benchRelayRegistry();
 await benchShopifyAppProxy();
 await benchBrowser();
 await benchLanguagePaint();

@@ -58,8 +58,8 @@ export interface RelayConfig extends SelfServeConfig {
   readonly shopifyApp: ShopifyAppConfig | null;
 }
 
-/** A config as written in a file or in code: everything but the upstream and the websites has a default. */
-export type RelayConfigInput = Pick<RelayConfig, 'upstream' | 'websites'> & Partial<Omit<RelayConfig, 'upstream' | 'websites'>>;
+/** A config as written in a file or in code: everything but the upstream has a default (websites are required unless selfServe). */
+export type RelayConfigInput = Pick<RelayConfig, 'upstream'> & Partial<Omit<RelayConfig, 'upstream'>>;
 
 /** What a config file (or code) may leave out. */
 export const RELAY_DEFAULTS = Object.freeze({

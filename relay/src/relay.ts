@@ -34,8 +34,11 @@ import { type WebsiteAnswer, WebsiteCache } from './website-cache.js';
  * platforms. A fresh answer comes back at once, without a promise; the rest asynchronously.
  */
 export type RelayHandler = ((request: Request) => Response | Promise<Response>) & {
-  /** The websites owners registered at run time (`selfServe`); null when the relay serves only its config's. */
-  readonly registrations: Registrations | null;
+  /**
+   * The websites owners registered at run time (`selfServe`), for the Shopify app and tests; `ready`
+   * settles once they were first read. Null when the relay serves only its config's.
+   */
+  readonly registrations: (Registrations & { readonly ready: Promise<void> }) | null;
 };
 
 export interface RelayOptions {

@@ -180,7 +180,8 @@ export class WebsiteRegistry implements Registrations {
     if (limited) return limited;
     const existing = await this.#storedRecord(websiteId);
     if (existing === 'down') return storeDown();
-    if (!existing && (await this.#count()) >= this.#parts.config.maxWebsites) {
+    // As far as this instance knows: a fleet's instances registering at once may pass the cap by a few.
+    if (!existing && this.#entries.size >= this.#parts.config.maxWebsites) {
       return refusal(
         429,
         `This relay holds its maximum of ${this.#parts.config.maxWebsites} websites; ask its operator to raise maxWebsites`,
@@ -285,11 +286,6 @@ export class WebsiteRegistry implements Registrations {
       this.#parts.log(`registrations: could not read "${websiteId}": ${describe(error)}`);
       return 'down';
     }
-  }
-
-  async #count(): Promise<number> {
-    await this.sync();
-    return this.#entries.size;
   }
 
   async #holdsStoredToken(record: RegistrationRecord, token: string): Promise<boolean> {
