@@ -10,11 +10,13 @@ import { gzipSync } from 'node:zlib';
  */
 export const GZIP_BUDGETS: ReadonlyArray<{ file: RegExp; name: string; bytes: number }> = [
   // The core's: 9 KB (9,216 B), as issue 23 asks. Issue 30's clarity (the contract's one after(),
-  // the undecided variant and decidedVariant) and issue 32's window (windowMinutes read, carried
-  // by the events and the element) were paid for by moving the disclosure to a lazy file of its
-  // own (9,211 -> 9,153 B; the history is in docs/performance.md).
+  // the undecided variant and decidedVariant: +41 B; the last folds read as what they mean: +28 B)
+  // and issue 32's window (windowMinutes read, carried by the events and the element) were paid
+  // for by moving the disclosure, then its styles, to a lazy file of their own: 9,211 -> 9,057 B
+  // (the history is in docs/performance.md).
   { file: /^live-visitors\.js$/, name: 'live-visitors.js (every page)', bytes: 9216 },
-  { file: /^live-visitors-disclosure\.js$/, name: 'live-visitors-disclosure.js (the explanation, its time and window)', bytes: 1024 },
+  // The tooltip, its time and window (Intl's minute unit), and its styles (994 B).
+  { file: /^live-visitors-disclosure\.js$/, name: 'live-visitors-disclosure.js (the explanation)', bytes: 1152 },
   { file: /^live-visitors-experiments\.js$/, name: 'live-visitors-experiments.js (holdout, impressions)', bytes: 1024 },
   { file: /^live-visitors-placement\.js$/, name: 'live-visitors-placement.js (window.liveVisitors)', bytes: 1536 },
   { file: /^live-visitors-loader\.js$/, name: 'live-visitors-loader.js (classic loader)', bytes: 384 },

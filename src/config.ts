@@ -30,11 +30,17 @@ export interface WidgetConfig {
   min: number;
 }
 
+/** What is wrong with the attributes: the message naming the attribute to fix. */
+export type ConfigProblem = string;
+
 /**
- * A configuration, or the message naming the attribute to fix (as `parseReport` returns a report
- * or its reason): no wrapper object for every update of every element to build and unpack.
+ * A configuration, or its problem (as `parseReport` returns a report or its reason): no wrapper
+ * object for every update of every element to build and unpack.
  */
-export type ConfigResult = WidgetConfig | string;
+export type ConfigResult = WidgetConfig | ConfigProblem;
+
+/** Whether the attributes had a problem instead of a configuration. */
+export const isProblem = (result: ConfigResult): result is ConfigProblem => typeof result === 'string';
 
 /** Turns attributes into a validated configuration, or a message naming the attribute to fix. */
 export function resolveConfig(

@@ -1,5 +1,6 @@
 import { type About, formatAbout } from './about.js';
 import { writeTimesInOwnStyle } from './count-time.js';
+import { disclosureStyles } from './disclosure.styles.js';
 import { part } from './dom-part.js';
 import { listen } from './realtime/environment.js';
 
@@ -21,6 +22,12 @@ export class Disclosure {
   #about: About | null = null;
 
   constructor(host: HTMLElement) {
+    // Its styles join the element's own (Lit adopted those); a browser that cannot adopt a stylesheet
+    // gets them as a <style>, as Lit does.
+    const root = host.shadowRoot!;
+    const sheet = disclosureStyles.styleSheet;
+    if (sheet) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+    else root.prepend(Object.assign(document.createElement('style'), { textContent: disclosureStyles.cssText }));
     const tooltip = this.#tooltip;
     tooltip.id = 'disclosure';
     tooltip.role = 'tooltip';

@@ -10,7 +10,8 @@ export const styles = unsafeCSS(`
   :host {
     color: var(--live-visitors-color);
     font-family: var(--live-visitors-font);
-    /* The disclosure's containing block; no offset, so nothing moves. */
+    /* The disclosure's containing block (its styles come with its file: disclosure.styles.ts); no
+       offset, so nothing moves. */
     position: relative;
     /* Laid out in the page's direction whatever text surrounds it: in a right-to-left page, an
        English sentence after English text keeps the dot on its right (inline start). */
@@ -30,28 +31,6 @@ export const styles = unsafeCSS(`
   .count {
     font-weight: var(--live-visitors-count-weight, 700);
     color: var(--live-visitors-count-color);
-  }
-
-  /* Shown on hover or focus (a tap focuses), out of the flow, below the sentence's start (right
-     of it in right-to-left text): opening it moves nothing. Escape hides it with [hidden]. */
-  .disclosure {
-    display: none;
-    position: absolute;
-    top: 100%;
-    inset-inline-start: 0;
-    z-index: 1;
-    width: max-content;
-    max-width: 20em;
-    padding: 0.3em 0.6em;
-    border-radius: 0.3em;
-    background: #222;
-    color: #fff;
-    font-size: 0.85em;
-  }
-
-  :host(:hover) .disclosure:not([hidden]),
-  .base:focus + .disclosure:not([hidden]) {
-    display: block;
   }
 
   /* Motion only for those who have not asked for less. The dot breathes by opacity alone, so the

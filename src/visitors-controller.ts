@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
-import { type ConfigResult, resolveConfig, type WidgetAttributes, type WidgetConfig } from './config.js';
+import { type ConfigResult, isProblem, resolveConfig, type WidgetAttributes, type WidgetConfig } from './config.js';
 import { windowOf } from './contract/report.js';
 import type { Cancel } from './contract/timers.js';
 import { DEV_MODE } from './dev-mode.js';
@@ -76,9 +76,7 @@ export class VisitorsController implements ReactiveController {
   }
 
   hostDisconnected(): void {
-    this.#unsubscribe?.();
-    this.#unsubscribe = undefined;
-    this.#cancelWake?.();
+    this.#unfollow();
   }
 
   refresh(): void {
@@ -87,11 +85,12 @@ export class VisitorsController implements ReactiveController {
 
   /** Points the element at a (new) configuration; keeps its subscription when nothing that matters changed. */
   #follow(result: ConfigResult): Followed {
-    const invalid = typeof result === 'string';
+    const invalid = isProblem(result);
     this.#config = invalid ? undefined : result;
-    const id = invalid ? `invalid:${result}` : feedId(result.key) + result.intervalMs;
+    // The feed and the interval the element asks it for: a change of either follows anew.
+    const id = invalid ? `invalid:${result}` : `${feedId(result.key)} every ${result.intervalMs} ms`;
     if (this.#followed?.id === id) return this.#followed;
-    this.hostDisconnected();
+    this.#unfollow();
     const followed: Followed = { id, snapshot: null, announcedFetchTime: null, announcedFailureAt: null, steady: new SteadyDisplay() };
     this.#followed = followed;
     if (!invalid) this.#subscribe();
@@ -100,6 +99,13 @@ export class VisitorsController implements ReactiveController {
       this.#announce<LiveVisitorsErrorDetail>('live-visitors-error', { kind: 'config', status: null, message: result });
     }
     return followed;
+  }
+
+  /** Leaves the feed and its wake-up (a disconnected element, or one about to follow another). */
+  #unfollow(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    this.#cancelWake?.();
   }
 
   #subscribe(): void {

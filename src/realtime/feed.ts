@@ -112,7 +112,7 @@ export class VisitorFeed {
       if (this.#listeners.size > 0) this.#schedule();
       // Wait a microtask: an element moved in the DOM disconnects and reconnects at once,
       // and should not restart the feed (or abort its request) in between.
-      else queueMicrotask(() => this.#listeners.size === 0 && this.#running && this.#stop());
+      else queueMicrotask(() => this.#stopUnlessFollowed());
     };
   }
 
@@ -149,6 +149,11 @@ export class VisitorFeed {
       }),
     ];
     this.#schedule();
+  }
+
+  /** Stops when, a microtask after its last subscriber left, none has come back. */
+  #stopUnlessFollowed(): void {
+    if (this.#listeners.size === 0 && this.#running) this.#stop();
   }
 
   #stop(): void {
