@@ -53,9 +53,21 @@ function processGroupAlive(pid: number | undefined): boolean {
 async function startMariaDb(dir: string): Promise<{ socket: string; process: ChildProcess }> {
   const dataDir = join(dir, 'mysql');
   const socket = join(dir, 'mysql.sock');
+  // A temporary directory of its own: bootstraps started at once in the shared /tmp collide on their
+  // temporary tables' names ("Unknown table 'mysql.tmp_user_sys'", install failed) when several test
+  // files start their sites together.
+  const tmpDir = join(dir, 'mysql-tmp');
+  mkdirSync(tmpDir);
   execFileSync(
     'mariadb-install-db',
-    ['--no-defaults', `--datadir=${dataDir}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db'],
+    [
+      '--no-defaults',
+      `--datadir=${dataDir}`,
+      `--tmpdir=${tmpDir}`,
+      '--user=root',
+      '--auth-root-authentication-method=normal',
+      '--skip-test-db',
+    ],
     { stdio: 'ignore' },
   );
   const mariadb = spawn(
@@ -63,6 +75,7 @@ async function startMariaDb(dir: string): Promise<{ socket: string; process: Chi
     [
       '--no-defaults',
       `--datadir=${dataDir}`,
+      `--tmpdir=${tmpDir}`,
       `--socket=${socket}`,
       '--skip-networking',
       '--user=root',
