@@ -232,6 +232,17 @@ describe('an anchor that never appears', () => {
     expect(warnings).toHaveLength(1);
   });
 
+  it('in a hidden tab (no animation frames), an anchor that came unseen is placed when the wait ends, without a warning', async () => {
+    vi.stubGlobal('requestAnimationFrame', () => 1);
+    placements.add({ selector: '#quick-buy' });
+    document.body.insertAdjacentHTML('beforeend', '<div id="quick-buy"></div>');
+    await vi.advanceTimersByTimeAsync(ANCHOR_WAIT_MS - 1);
+    expect(placed()).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(document.querySelector('#quick-buy')!.nextElementSibling).toBe(placed()[0]);
+    expect([placed().length, warnings]).toEqual([1, []]);
+  });
+
   it('an anchor found in time cancels the warning', async () => {
     placements.add({ selector: '#quick-buy' });
     await vi.advanceTimersByTimeAsync(ANCHOR_WAIT_MS - 100);
