@@ -109,6 +109,24 @@ describe('a page that renders the anchor again whenever the element goes in', ()
   });
 });
 
+describe('a theme that replaces the anchor often, but not every frame', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('is followed every time at 3 changes a second, for as long as it goes on, without a warning', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    document.body.innerHTML = '<main><form class="product-form"></form></main><aside id="drawer"></aside>';
+    placements.add({ selector: '.product-form' });
+    const element = placed()[0];
+    for (let variant = 1; variant <= 12; variant += 1) {
+      vi.setSystemTime(variant * 333);
+      document.querySelector('.product-form')!.replaceWith(Object.assign(document.createElement('form'), { className: 'product-form' }));
+      await settled();
+      expect(document.querySelector('.product-form')!.nextElementSibling).toBe(element);
+    }
+    expect([insertions(), warnings]).toEqual([13, []]);
+  });
+});
+
 describe("the observer's work per batch of changes", () => {
   it('a placed element looks nothing up while unrelated parts of the page change', async () => {
     document.body.innerHTML = '<main><form class="product-form"></form></main><aside id="drawer"></aside>';
