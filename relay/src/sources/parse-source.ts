@@ -70,7 +70,8 @@ function readBase(value: unknown, at: string, issues: string[]): string | undefi
   try {
     url = new URL(String(value));
   } catch {
-    issues.push(`${at} must be an absolute https URL (got ${describeValue(value)})`);
+    // Not quoted: a URL that fails to parse may still hold a password (`https://me:pa/ss@host`).
+    issues.push(`${at} must be an absolute https URL, like "https://plausible.example"`);
     return undefined;
   }
   const before = issues.length;
