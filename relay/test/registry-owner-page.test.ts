@@ -1,6 +1,7 @@
 // @vitest-environment node
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveOnNode } from '../../server-kit/serve.js';
 import { launchChromium } from '../../test/browser/support/chromium.js';
 import { type RelayHarness, startRelayHarness } from './support/relay-harness.js';
 
@@ -77,6 +78,51 @@ describe('the owner page', () => {
     expect(page.url()).toBe(`${harness.relayUrl}/`);
     expect(violations).toEqual([]);
     await page.close();
+  });
+
+  it('works under a path prefix: its files, its API calls and the api-base it gives all keep the prefix', async () => {
+    // A reverse proxy that mounts the relay under /shop/relay, as the demo and a shop's own origin do.
+    const PREFIX = '/shop/relay';
+    const outside: string[] = [];
+    const proxy = await serveOnNode(
+      async (request) => {
+        const url = new URL(request.url);
+        if (!url.pathname.startsWith(`${PREFIX}/`)) {
+          outside.push(url.pathname);
+          return new Response('Not under the prefix', { status: 404 });
+        }
+        const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+        const forwarded = `${harness.relayUrl}${url.pathname.slice(PREFIX.length)}${url.search}`;
+        return fetch(forwarded, { method: request.method, headers: request.headers, body });
+      },
+      { port: 0, graceMs: 0 },
+    );
+    const relayAddress = `${proxy.url}${PREFIX}`;
+    const page = await browser.newPage();
+    try {
+      expect((await page.goto(`${relayAddress}/`))?.status()).toBe(200);
+      // The stylesheet applied and the script ran: it answers the empty form in words.
+      expect(await page.evaluate(() => getComputedStyle(document.querySelector('main')!).maxWidth)).toBe('640px');
+      expect(await register(page, '', '')).toBe('Enter the website ID and its API token.');
+
+      expect(await register(page, OWNED.id, OWNED.token)).toMatch(/^(Registered|Registration updated)\.$/);
+      await page.waitForFunction(() => /on your website|not available/.test(document.getElementById('count')!.textContent ?? ''));
+      expect(await page.textContent('#count')).toMatch(/^\d+ visitors? on your website$/);
+      expect(await page.textContent('#tag-api-base')).toBe(relayAddress);
+      expect(await page.textContent('#snippet')).toContain(`api-base="${relayAddress}"`);
+      const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname));
+      expect(fetched).toEqual(
+        expect.arrayContaining([
+          `${PREFIX}/owner.css`,
+          `${PREFIX}/owner.js`,
+          `${PREFIX}/api/v1/websites/${OWNED.id}`,
+          `${PREFIX}/api/v1/realtime`,
+        ]),
+      );
+      expect(outside).toEqual([]);
+    } finally {
+      await Promise.all([page.close(), proxy.close()]);
+    }
   });
 
   it('says in words what went wrong, and stores nothing', async () => {

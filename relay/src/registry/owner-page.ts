@@ -4,7 +4,9 @@ import { FastResponse } from 'srvx';
  * The relay's page for owners, at `/`: website ID, token and the shop's origins, Register; then the
  * live count and exactly what to paste. No framework: one HTML file, one script, one stylesheet,
  * served from the relay's origin under a Content Security Policy that allows nothing else (no
- * inline script or style, no other origin, no form submission, no framing).
+ * inline script or style, no other origin, no form submission, no framing). Every address in it is
+ * relative to where the page is served, so the page works as well under a path prefix (the demo's
+ * `/relay/`, a shop's reverse proxy) as at the origin's root.
  *
  * The token goes only into the `Authorization` header of the `PUT`: its field has no `name` (a
  * form that somehow submits without the script sends no token into a URL), it is emptied once the
@@ -50,8 +52,8 @@ function html(): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>Register your website · live-visitors relay</title>
-<link rel="stylesheet" href="/owner.css">
-<script type="module" src="/owner.js"></script>
+<link rel="stylesheet" href="owner.css">
+<script type="module" src="owner.js"></script>
 </head>
 <body>
 <main>
@@ -89,7 +91,8 @@ function script(): string {
   return `// The owner page's script: registers with PUT /api/v1/websites/{id}, then shows the count and what to paste.
 const $ = (id) => document.getElementById(id);
 const SCRIPT_URL = 'https://cdn.jsdelivr.net/npm/live-visitors@0/dist/live-visitors.js';
-const base = location.origin;
+// The relay's address: its origin, with the path prefix it is mounted under when there is one.
+const base = new URL('.', import.meta.url).href.replace(/\\/$/, '');
 
 $('register').addEventListener('submit', async (event) => {
   event.preventDefault();
