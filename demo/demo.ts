@@ -186,9 +186,9 @@ function fillLanguages(): void {
   for (const tag of LANGUAGES) select.add(new Option(`${new Intl.DisplayNames(tag, { type: 'language' }).of(tag)} (${tag})`, tag));
 }
 
-/** The experiment panel: this browser's group, and a log of what an analytics tool would receive. */
-function showVariant(): void {
-  byId('variant').textContent = widget.variant;
+/** The experiment panel: this browser's group once it is decided (the holdout's file loads first), and a log of what an analytics tool would receive. */
+async function showVariant(): Promise<void> {
+  byId('variant').textContent = await widget.decidedVariant;
 }
 
 function logImpression(text: string): void {
