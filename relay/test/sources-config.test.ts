@@ -183,5 +183,7 @@ describe('a good source', () => {
     );
     expect(JSON.stringify(config)).not.toContain('PRIVATE KEY');
     expect(config.websites[0]!.source).toMatchObject({ kind: 'ga4', propertyId: '123', minutes: 3 });
+    // As createRelay does with the config relayConfigFromEnvironment gave it.
+    expect(parseRelayConfig(config).websites[0]!.source).toEqual(config.websites[0]!.source);
   });
 });

@@ -5,6 +5,7 @@ import type { SourceCall } from './source.js';
 
 /** The fields of a Google service account's JSON key that the relay uses. */
 export interface ServiceAccountKey {
+  readonly type?: 'service_account';
   readonly client_email: string;
   /** PKCS #8, PEM: `-----BEGIN PRIVATE KEY-----…`. */
   readonly private_key: string;

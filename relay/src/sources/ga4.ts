@@ -125,6 +125,8 @@ function readServiceAccountKey(value: unknown, at: string, issues: string[]): Se
   }
   if (issues.length > before) return undefined;
   const parsed = {
+    // Kept, so a parsed config parses again (createRelay checks the config it is given).
+    type: 'service_account',
     client_email,
     private_key,
     token_uri,
