@@ -21,11 +21,17 @@ export const DEVELOPMENT = {
   define: { 'process.env.NODE_ENV': JSON.stringify('development') },
 };
 
-/** The package's development build as `tsc -p tsconfig.build.json` emits it (the JavaScript; no type check). */
+/** The package's development build as `tsc -p tsconfig.build.json` emits it (the JavaScript and the JSON it imports; no type check). */
 async function developmentBuild(outDir: string, directory = project('src')): Promise<void> {
   for (const entry of await readdir(directory, { withFileTypes: true })) {
     const source = join(directory, entry.name);
     if (entry.isDirectory()) await developmentBuild(outDir, source);
+    // Data the modules import (the contract's rules.json), which tsc copies beside them.
+    if (entry.isFile() && entry.name.endsWith('.json')) {
+      await mkdir(join(outDir, relative(project('src'), directory)), { recursive: true });
+      await copyFile(source, join(outDir, relative(project('src'), source)));
+      continue;
+    }
     if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) continue;
     const { outputText } = ts.transpileModule(await readFile(source, 'utf8'), {
       compilerOptions: {
