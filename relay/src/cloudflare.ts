@@ -5,6 +5,11 @@
  */
 export * from './index.js';
 export type {
+  RegistrationKeeperNamespace,
+  RegistrationKeeperStub,
+} from './registry/durable-object-registration-store.js';
+export { DurableObjectRegistrationStore, RegistrationKeeper } from './registry/durable-object-registration-store.js';
+export type {
   CoordinatorState,
   DurableObjectStoreOptions,
   RelayCoordinatorNamespace,

@@ -207,9 +207,19 @@ export function createRelay(options: RelayOptions): RelayHandler {
     context: ResponseContext,
     signedShop: string | undefined,
   ): Response | Promise<Response> {
+    // Once per period a request waits for the look at the store: new and removed registrations of the fleet.
+    if (registry.isSyncDue) return registry.sync().then(() => serveLooked(websiteId, request, context, signedShop));
+    return serveLooked(websiteId, request, context, signedShop);
+  }
+
+  function serveLooked(
+    websiteId: string,
+    request: Request,
+    context: ResponseContext,
+    signedShop: string | undefined,
+  ): Response | Promise<Response> {
     const served = selfServe!.served(websiteId);
-    // Before the registrations were first read, a miss is not known to be one yet.
-    if (!served) return registry.isReady ? notFound(context) : registry.ready.then(() => serve(websiteId, request, context, signedShop));
+    if (!served) return notFound(context);
     if (served.shop !== null && signedShop === undefined) return unsigned(context);
     const own = { ...context, cors: served.cors.headersFor(request.headers.get('origin')) };
     if (!served.cache) {
@@ -232,7 +242,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
   async function servedToShop(websiteId: string, query: URLSearchParams, request: Request, context: ResponseContext): Promise<Response> {
     const verdict = await appProxy!.verify(query);
     if (!verdict.signed) return errorResponse(401, verdict.message, context);
-    const own = websiteOfShop.get(verdict.shop) ?? selfServe?.registry.shopWebsite(verdict.shop);
+    const own = websiteOfShop.get(verdict.shop) ?? (await selfServe?.registry.websiteOfShop(verdict.shop)) ?? undefined;
     if (own === undefined) return errorResponse(404, `No website is configured for the shop ${verdict.shop}`, context);
     // A block without a website ID asks by the shop's own domain: its website, under that name.
     if (websiteId === verdict.shop) return answeredAs(await serve(own, request, context, verdict.shop), websiteId);

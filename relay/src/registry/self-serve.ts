@@ -83,9 +83,8 @@ export class SelfServe {
     });
   }
 
-  /** From memory, without waiting; undefined when not registered (as far as this instance has seen). */
+  /** From memory, as of the registry's last look at the store; undefined when not registered. */
   served(websiteId: string): ServedRegistration | undefined {
-    this.registry.lookup(websiteId);
     return this.#served.get(websiteId);
   }
 }

@@ -52,6 +52,8 @@ export interface RegistryParts {
 
 /** How often an instance looks for registrations made or removed elsewhere in the fleet, at most. */
 const MAX_SYNC_PERIOD_MS = 5_000;
+/** A look at the store that lasts longer than this was dropped (the store's own calls are bounded far below it). */
+const STALE_SYNC_MS = 10_000;
 /** One requester gets this share of `registrationsPerHour` (at least one attempt). */
 const REQUESTER_SHARE = 10;
 /** Requesters remembered for their limit; past this the oldest are forgotten (each could only be let through again once). */
@@ -59,7 +61,7 @@ const MAX_REQUESTERS = 10_000;
 
 /**
  * The relay's registered websites: `Registrations` for owners and the Shopify app, and the index
- * the hot path reads without I/O (`lookup`). The index follows the store: it is reloaded when the
+ * the hot path reads without I/O (through `onChange`). The index follows the store: it is reloaded when the
  * store's version moves, looked at every few seconds (never less often than every half interval)
  * while requests come, so every instance of a fleet serves a new or removed registration within
  * one interval.
@@ -75,6 +77,7 @@ export class WebsiteRegistry implements Registrations {
   #version: string | undefined;
   #syncDueAtMs = Number.NEGATIVE_INFINITY;
   #syncing: Promise<void> | undefined;
+  #syncStartedAtMs = Number.NEGATIVE_INFINITY;
   #ready = false;
   /** Settles once the registrations were first read (or failed to be): until then a miss is not yet a 404. */
   readonly ready: Promise<void>;
@@ -84,41 +87,44 @@ export class WebsiteRegistry implements Registrations {
     this.#staticIds = new Set(parts.config.websites.map((website) => website.id));
     this.#attempts = new RollingHourLimit(parts.config.registrationsPerHour);
     this.#syncPeriodMs = Math.min(MAX_SYNC_PERIOD_MS, (parts.config.interval * 1000) / 2);
-    this.ready = this.sync().then(() => {
-      this.#ready = true;
-    });
+    this.ready = this.sync();
   }
 
-  /** The registrations were read once (or the store failed once): a miss is a miss. */
-  get isReady(): boolean {
-    return this.#ready;
-  }
-
-  /** The registered website, from memory; starts a look at the store when one is due. Never waits. */
-  lookup(websiteId: string): RegisteredWebsite | undefined {
-    if (this.#parts.now() >= this.#syncDueAtMs) void this.sync();
-    return this.#entries.get(websiteId);
-  }
-
-  /** The website bound to a shop, from memory. */
-  shopWebsite(shop: string): string | undefined {
-    if (this.#parts.now() >= this.#syncDueAtMs) void this.sync();
-    return this.#shops.get(shop);
+  /**
+   * A look at the store is due (or none has finished yet): the request that finds it so waits for
+   * it, so the look runs inside a request on every runtime (workerd cancels what a request leaves
+   * behind), and one request per period pays one round trip to the store.
+   */
+  get isSyncDue(): boolean {
+    return !this.#ready || this.#parts.now() >= this.#syncDueAtMs;
   }
 
   get size(): number {
     return this.#entries.size;
   }
 
-  /** Reads the store's registrations when its version moved; one look at a time; never rejects. */
+  /**
+   * Reads the store's registrations when its version moved; one look at a time; never rejects. A
+   * look that has not ended after `STALE_SYNC_MS` (its request's runtime dropped it) is given up.
+   */
   sync(): Promise<void> {
-    this.#syncDueAtMs = this.#parts.now() + this.#syncPeriodMs;
-    this.#syncing ??= this.#reload()
+    const nowMs = this.#parts.now();
+    this.#syncDueAtMs = nowMs + this.#syncPeriodMs;
+    if (this.#syncing && nowMs - this.#syncStartedAtMs < STALE_SYNC_MS) return this.#syncing;
+    this.#syncStartedAtMs = nowMs;
+    const look: Promise<void> = this.#reload()
       .catch((error: unknown) => this.#parts.log(`registrations: ${describe(error)}; serving the ones already read`))
       .finally(() => {
-        this.#syncing = undefined;
+        this.#ready = true;
+        if (this.#syncing === look) this.#syncing = undefined;
       });
-    return this.#syncing;
+    this.#syncing = look;
+    return look;
+  }
+
+  /** `sync()` when a look is due; at once otherwise. */
+  syncIfDue(): Promise<void> {
+    return this.isSyncDue ? this.sync() : Promise.resolve();
   }
 
   async #reload(): Promise<void> {
@@ -255,7 +261,7 @@ export class WebsiteRegistry implements Registrations {
   }
 
   async websiteOfShop(shop: string): Promise<string | null> {
-    await this.sync();
+    await this.syncIfDue();
     return this.#shops.get(shop) ?? null;
   }
 
