@@ -211,6 +211,39 @@ describe('abuse limits', () => {
   });
 });
 
+describe('the token of a registered website', () => {
+  it('appears in no log line, answer or store record, even when the service echoes it in every encoding', async () => {
+    const token = OWNED.token;
+    const echo = `${token} ${encodeURIComponent(token)} ${btoa(`Bearer ${token}`)} ${Buffer.from(token).toString('hex')}`;
+    let failing = false;
+    const store = new MemoryRegistrationStore();
+    current = await startRelayHarness({
+      config: { selfServe: true, encryptionKeys: TEST_KEYS, registrationsMayBeLost: true },
+      relay: {
+        registrationStore: store,
+        fetch: (input, init) =>
+          failing ? Promise.resolve(new Response(JSON.stringify({ error: `bad: ${echo}` }), { status: 500 })) : fetch(input, init),
+      },
+    });
+    expect((await put(current, OWNED.id, token)).status).toBe(201);
+    failing = true;
+    current.clock.advance(61_000);
+    await current.get(`?websiteId=${OWNED.id}`);
+    // A check that fails with the service's echo: refused, and logged without it.
+    expect((await put(current, OWNED.id, token)).status).toBe(502);
+    expect(current.logs.join('\n')).toMatch(/answered 500/);
+    const everything = [
+      current.logs.join('\n'),
+      JSON.stringify([...(await store.all()).values()]),
+      ...current.answers.map((answer) => answer.text),
+    ].join('\n');
+    expect(everything).not.toContain(token);
+    expect(everything).not.toContain(encodeURIComponent(token));
+    expect(everything.toLowerCase()).not.toContain(Buffer.from(token).toString('hex'));
+    expect(everything).not.toContain(btoa(`Bearer ${token}`).slice(8, 20));
+  });
+});
+
 describe('a record that does not decrypt', () => {
   it('makes that website answer 502 with a log line, and every other website is unaffected', async () => {
     const store = new MemoryRegistrationStore();
