@@ -82,7 +82,7 @@ describe('values read back from the store are bounded', () => {
       answer: null,
       failures: 1,
       next_attempt_at_ms: Number.MAX_SAFE_INTEGER,
-      failure: { kind: 'timeout', status: null, summary: 'did not answer within 5 s', reason: 'did not answer within 5 s' },
+      failure: { kind: 'timeout', status: null, reason: 'did not answer within 5 s', said: null },
     });
     // PHP_INT_MAX itself, which JSON cannot carry exactly.
     site.php(
@@ -121,7 +121,8 @@ describe('a worker waiting on another worker’s request', () => {
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(waitedMs).toBeGreaterThanOrEqual(6_400);
-    expect(waitedMs).toBeLessThan(7_500);
+    // WordPress's own start and a loaded machine on top of 6.5 s; the lock's whole life (9 s) was the old wait.
+    expect(waitedMs).toBeLessThan(8_500);
   });
 });
 
