@@ -1,11 +1,9 @@
 import { RollingHourLimit } from '../../../server-kit/rolling-hour.js';
+import { CONTRACT_WINDOW_MINUTES, type RealtimeReport } from '../../../src/contract/report.js';
 import { fetchUpstreamReport, type UpstreamFailure, type UpstreamRequest } from '../upstream.js';
 import { sourceCall } from './call.js';
 import { SOURCE_DEFINITIONS } from './kinds.js';
-import type { RelayedReport, SourceSettings } from './source.js';
-
-/** The contract's window: a report that counts it says nothing more. */
-const CONTRACT_WINDOW_MINUTES = 3;
+import type { SourceSettings } from './source.js';
 
 /** What a source keeps between reads: its own request budget, and what its kind keeps (a login, an access token). */
 interface SourceState {
@@ -17,7 +15,7 @@ interface SourceState {
 /** Per parsed source, for as long as the config that holds it lives. */
 const states = new WeakMap<SourceSettings, SourceState>();
 
-export type WebsiteReportResult = { readonly report: RelayedReport } | { readonly failure: UpstreamFailure };
+export type WebsiteReportResult = { readonly report: RealtimeReport } | { readonly failure: UpstreamFailure };
 
 /**
  * Asks a website's source once for its report: the contract's service (`upstream`) when the
@@ -34,7 +32,7 @@ export async function fetchWebsiteReport(request: UpstreamRequest): Promise<Webs
   const refused = refusedByOwnLimits(source, state, definition.minIntervalSeconds, request.now());
   if (refused) return { failure: refused };
   const call = sourceCall(
-    { fetch: request.fetch, now: request.now, timeoutMs: request.timeoutMs, redactor: request.redactor },
+    { fetch: request.fetch, now: request.now, timeoutMs: request.timeoutMs, timers: request.timers, redactor: request.redactor },
     definition.secrets(source),
   );
   const reading = await definition.read(source, call, state.kept);

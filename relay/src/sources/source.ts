@@ -1,4 +1,4 @@
-import type { RealtimeReport } from '../../../src/contract/report.js';
+import type { After } from '../../../src/contract/timers.js';
 import type { Redactor } from '../redaction.js';
 import type { FetchFunction, UpstreamFailure } from '../upstream.js';
 
@@ -19,15 +19,14 @@ export interface SourceSettings {
   readonly hourlyBudget: number;
 }
 
-/** The report the relay serves, with the window the source counts when it is not the contract's 3 minutes. */
-export type RelayedReport = RealtimeReport & { readonly windowMinutes?: number };
-
 /** What the relay lends a source for one read. */
 export interface SourceCall {
   readonly fetch: FetchFunction;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
   readonly timeoutMs: number;
+  /** What the timeout runs on: the relay's injected timers; the system's when absent. */
+  readonly timers?: After;
   /** Knows the relay's secrets and this source's, the ones obtained at run time included. */
   readonly redactor: Redactor;
   /** This call, redacting more secrets: ones the source obtained at run time (a login token, an access token). */

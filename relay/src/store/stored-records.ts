@@ -85,24 +85,15 @@ function readAnswer(value: unknown, websiteId: string): SharedAnswer | undefined
   return { body, etag, fetchedAtMs };
 }
 
-/** Exactly the body the relay writes: the contract's report for this website, serialised, with the source's window when not 3 minutes. */
+/** Exactly the body the relay writes: the contract's report for this website, serialised (with a source's `windowMinutes`, which `parseReport` keeps). */
 function isReportBody(body: string, websiteId: string): boolean {
   if (body.length > 4_096) return false;
   try {
-    const json = JSON.parse(body) as { windowMinutes?: unknown };
-    const report = parseReport(json, websiteId);
-    if (typeof report === 'string') return false;
-    const { windowMinutes } = json;
-    const relayed = isSourceWindow(windowMinutes) ? { ...report, windowMinutes } : report;
-    return JSON.stringify(relayed) === body;
+    const report = parseReport(JSON.parse(body), websiteId);
+    return typeof report !== 'string' && JSON.stringify(report) === body;
   } catch {
     return false;
   }
-}
-
-/** A source's window (issue 32): whole minutes from 1 to 60, and never the contract's 3, which goes unsaid. */
-function isSourceWindow(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 60 && value !== 3;
 }
 
 function readFailure(value: unknown): StoredFailure | undefined {
