@@ -9,6 +9,8 @@ const DEMO_CROWD = 40;
 const DEMO_SHOP = 'demo-shop';
 /** The relay lives under this prefix, as it would on a shop's own origin. */
 const RELAY_PREFIX = '/relay';
+/** Left out of the relay's config so a marketer can register it on the relay's page, as an owner would. */
+const REGISTERED_BY_HAND = 'small-shop';
 
 /**
  * Mounts the realtime service emulator on the Vite dev server, on the demo's own origin, so
@@ -31,11 +33,22 @@ export function emulatorPlugin(options: EmulatorOptions = {}): Plugin {
       const relay = createRelay({
         config: {
           upstream: 'http://emulator.localhost',
-          websites: [...emulator.config.websites.map(({ id, token }) => ({ id, token })), ...(sources as never[])],
+          websites: [
+            ...emulator.config.websites.filter(({ id }) => id !== REGISTERED_BY_HAND).map(({ id, token }) => ({ id, token })),
+            ...(sources as never[]),
+          ],
           allowOrigins: [],
           interval: 15,
           maxStale: 600,
           hourlyBudget: 10_000,
+          // Owners register websites on the relay's page (/relay/), as with a relay hosted for many shops.
+          selfServe: true,
+          encryptionKeys: [freshEncryptionKey()],
+          // The demo's case: registrations live in memory, with a key made at start, and a restart
+          // of `npm start` forgets them. A real relay keeps them in Redis or a file, under a kept key.
+          registrationsMayBeLost: true,
+          // A marketer mistyping a token a few times is not a flood: one client may try 60 times an hour.
+          registrationsPerHour: 600,
         },
         // The relay reaches the emulator in-process: same answers, no socket back to ourselves.
         fetch: (input, init) => emulator.handler(new Request(input, init)),
@@ -51,7 +64,10 @@ export function emulatorPlugin(options: EmulatorOptions = {}): Plugin {
 
       server.middlewares.use((request: IncomingMessage, response: ServerResponse, next: () => void) => {
         const path = request.url ?? '';
-        if (path.startsWith(`${RELAY_PREFIX}/api/`)) void handleRelay(request, response);
+        // The relay's page links its files relative to itself, so it must be read from /relay/.
+        if (path === RELAY_PREFIX || path.startsWith(`${RELAY_PREFIX}?`)) {
+          response.writeHead(308, { Location: `${RELAY_PREFIX}/${path.slice(RELAY_PREFIX.length)}` }).end();
+        } else if (path.startsWith(`${RELAY_PREFIX}/`)) void handleRelay(request, response);
         else if (path.startsWith('/api/') || path.startsWith('/__emulator/')) void handleService(request, response);
         else next();
       });
@@ -60,9 +76,16 @@ export function emulatorPlugin(options: EmulatorOptions = {}): Plugin {
         setTimeout(() => {
           const sites = emulator.config.websites.map((site) => `${site.id} (token ${site.token}, ${site.plan} plan)`);
           server.config.logger.info(`\n  Emulated realtime service on the same origin: ${sites.join(', ')}`);
-          server.config.logger.info(`  Relay (token kept server-side) at ${RELAY_PREFIX}/api/v1/realtime\n`);
+          server.config.logger.info(`  Relay (token kept server-side) at ${RELAY_PREFIX}/api/v1/realtime`);
+          server.config.logger.info(`  Register a website (try ${REGISTERED_BY_HAND}) on the relay's page: ${RELAY_PREFIX}/\n`);
         }, 50);
       });
     },
   };
+}
+
+/** A key for the relay's `encryptionKeys`, `id:base64` of 32 random bytes from Web Crypto. */
+function freshEncryptionKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return `demo:${Buffer.from(bytes).toString('base64')}`;
 }
