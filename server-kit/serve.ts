@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from 'srvx';
+import { systemTimers, type Timers } from '../src/contract/timers.js';
 
 export interface NodeServerOptions {
   /** 0 picks a free port. */
@@ -11,6 +12,8 @@ export interface NodeServerOptions {
   readonly graceMs: number;
   /** Runs when close() starts, before connections are drained (to release held requests, say). */
   readonly beforeClose?: () => void;
+  /** What the close's waits run on (moved by tests); the system's timers when absent. */
+  readonly timers?: Timers;
 }
 
 export interface NodeServer {
@@ -46,7 +49,7 @@ export async function serveOnNode(
     close() {
       closing ??= (async () => {
         options.beforeClose?.();
-        await closeGracefully(server, nodeServer, options.graceMs);
+        await closeGracefully(server, nodeServer, options.graceMs, options.timers ?? systemTimers);
       })();
       return closing;
     },
@@ -57,16 +60,16 @@ export async function serveOnNode(
  * Keep-alive connections become idle only after their answer is sent, after close()'s own
  * one-off sweep, so idle ones are swept again until all are gone; after `graceMs` the rest are cut.
  */
-async function closeGracefully(server: ReturnType<typeof serve>, nodeServer: HttpServer, graceMs: number): Promise<void> {
-  const sweep = setInterval(() => nodeServer.closeIdleConnections(), IDLE_SWEEP_MS);
-  let forceTimer: NodeJS.Timeout | undefined;
+async function closeGracefully(server: ReturnType<typeof serve>, nodeServer: HttpServer, graceMs: number, timers: Timers): Promise<void> {
+  const stopSweeping = timers.every(IDLE_SWEEP_MS, () => nodeServer.closeIdleConnections());
+  let cancelForce = () => {};
   const forced = new Promise<void>((resolve) => {
-    forceTimer = setTimeout(() => resolve(server.close(true)), graceMs);
+    cancelForce = timers.after(graceMs, () => resolve(server.close(true)));
   });
   try {
     await Promise.race([server.close(), forced]);
   } finally {
-    clearInterval(sweep);
-    clearTimeout(forceTimer);
+    stopSweeping();
+    cancelForce();
   }
 }

@@ -6,6 +6,7 @@ import { parseReport, type RealtimeReport } from '../../src/contract/report.js';
 import { realtimeUrl } from '../../src/contract/request.js';
 import { parseRetryAfter } from '../../src/contract/retry-after.js';
 import { readServiceWords } from '../../src/contract/service-message.js';
+import { type After, systemTimers } from '../../src/contract/timers.js';
 import type { RelayedWebsite } from './config.js';
 import type { Redactor } from './redaction.js';
 
@@ -37,6 +38,8 @@ export interface UpstreamRequest {
   readonly fetch: FetchFunction;
   readonly now: () => number;
   readonly timeoutMs: number;
+  /** What the timeout runs on: the relay's injected timers; the system's when absent. */
+  readonly timers?: After;
   /** Cleans what the service says of every secret the relay holds, in every known encoding. */
   readonly redactor: Redactor;
 }
@@ -48,9 +51,10 @@ export async function fetchUpstreamReport({
   fetch,
   now,
   timeoutMs,
+  timers,
   redactor,
 }: UpstreamRequest): Promise<UpstreamResult> {
-  const exchanged = await requestUpstream({ fetch, timeoutMs }, realtimeUrl(upstream, website.id), {
+  const exchanged = await requestUpstream({ fetch, timeoutMs, timers }, realtimeUrl(upstream, website.id), {
     // The only place the token ever goes.
     headers: { Authorization: `Bearer ${website.token}`, Accept: 'application/json' },
   });
@@ -71,6 +75,8 @@ export async function fetchUpstreamReport({
 export interface UpstreamCall {
   readonly fetch: FetchFunction;
   readonly timeoutMs: number;
+  /** What the timeout runs on: the relay's injected timers; the system's when absent. */
+  readonly timers?: After;
 }
 
 export type UpstreamExchange = { readonly response: Response; readonly body: string } | { readonly failure: UpstreamFailure };
@@ -81,11 +87,11 @@ export type UpstreamExchange = { readonly response: Response; readonly body: str
  * follows a redirect (which would carry the credentials along). Every source's requests go here.
  */
 export async function requestUpstream(call: UpstreamCall, url: string, init: RequestInit): Promise<UpstreamExchange> {
-  const { fetch, timeoutMs } = call;
+  const { fetch, timeoutMs, timers = systemTimers } = call;
   try {
     // A fetch that ignores its signal (a runtime that cancelled the work of a departed client)
     // must not hold every later browser: the attempt ends at the timeout whatever fetch does.
-    const { response, body } = await withDeadline(timeoutMs, 'timeout', async (signal) => {
+    const { response, body } = await withDeadline(timers, timeoutMs, 'timeout', async (signal) => {
       const answer = await fetch(url, { ...init, signal, redirect: 'manual' });
       return { response: answer, body: await readCappedText(answer, MAX_UPSTREAM_BODY_BYTES) };
     });

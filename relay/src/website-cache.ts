@@ -267,9 +267,10 @@ export class WebsiteCache {
   }
 
   async #askUpstream(): Promise<void> {
-    const { website, config, fetch, now, random, redactor, upstreamTimeoutMs } = this.#parts;
+    const { website, config, fetch, now, timers, random, redactor, upstreamTimeoutMs } = this.#parts;
     // The website's source: the contract's service at `upstream`, or the one its config names.
-    const result = await fetchWebsiteReport({ upstream: config.upstream, website, fetch, now, timeoutMs: upstreamTimeoutMs, redactor });
+    const request = { upstream: config.upstream, website, fetch, now, timeoutMs: upstreamTimeoutMs, timers, redactor };
+    const result = await fetchWebsiteReport(request);
     const nowMs = now();
     const previous = this.#state;
     if ('report' in result) {

@@ -1,12 +1,12 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import type { Timers } from '../../src/contract/timers.js';
 import { Gate, type GateCause } from '../src/gate.js';
 import { createRelay } from '../src/relay.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import type { SharedAnswer } from '../src/store/relay-store.js';
 import { isFresh, isServable } from '../src/website-cache.js';
 import { defaultRelayConfig, SHOP, START_MS, toAnswer } from './support/relay-harness.js';
+import { virtualTimers } from './support/virtual-timers.js';
 
 /** The relay's scheduling (issue 26 §2, issue 30 §1): pure predicates, one gate with named operations, every wait on the injected timers. */
 
@@ -88,46 +88,6 @@ describe('isFresh and isServable', () => {
     expect(isFresh(null, nowMs, 1_000) || isServable(null, nowMs, 10_000)).toBe(false);
   });
 });
-
-/**
- * Timers on a virtual clock of their own: callbacks run in the order they fall due, one per
- * macrotask (so the work each starts can schedule the next), and none waits for real time.
- */
-function virtualTimers(): Pick<Timers, 'after'> & { readonly waits: number[] } {
-  let virtualNowMs = 0;
-  let order = 0;
-  const due: Array<{ atMs: number; order: number; callback: () => void }> = [];
-  let pumping = false;
-  const pump = () => {
-    setImmediate(() => {
-      due.sort((a, b) => a.atMs - b.atMs || a.order - b.order);
-      const next = due.shift();
-      if (next) {
-        virtualNowMs = next.atMs;
-        next.callback();
-      }
-      if (due.length > 0) pump();
-      else pumping = false;
-    });
-  };
-  const waits: number[] = [];
-  return {
-    waits,
-    after(delayMs, callback) {
-      waits.push(delayMs);
-      const entry = { atMs: virtualNowMs + delayMs, order: order++, callback };
-      due.push(entry);
-      if (!pumping) {
-        pumping = true;
-        pump();
-      }
-      return () => {
-        const index = due.indexOf(entry);
-        if (index !== -1) due.splice(index, 1);
-      };
-    },
-  };
-}
 
 describe('waiting on another instance', () => {
   it('ends on the injected timers even when the injected clock stands still, and says why', async () => {

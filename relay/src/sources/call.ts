@@ -1,3 +1,4 @@
+import type { After } from '../../../src/contract/timers.js';
 import { Redactor } from '../redaction.js';
 import type { FetchFunction } from '../upstream.js';
 import type { SourceCall } from './source.js';
@@ -18,7 +19,13 @@ class SourceRedactor extends Redactor {
 
 /** The relay's means for one read of a source, redacting the relay's secrets and `secrets`. */
 export function sourceCall(
-  parts: { readonly fetch: FetchFunction; readonly now: () => number; readonly timeoutMs: number; readonly redactor: Redactor },
+  parts: {
+    readonly fetch: FetchFunction;
+    readonly now: () => number;
+    readonly timeoutMs: number;
+    readonly timers?: After;
+    readonly redactor: Redactor;
+  },
   secrets: readonly string[],
 ): SourceCall {
   const redactor = secrets.length === 0 ? parts.redactor : new SourceRedactor(secrets, parts.redactor);
@@ -26,6 +33,7 @@ export function sourceCall(
     fetch: parts.fetch,
     now: parts.now,
     timeoutMs: parts.timeoutMs,
+    timers: parts.timers,
     redactor,
     withSecrets: (...more) => sourceCall({ ...parts, redactor }, more),
   };

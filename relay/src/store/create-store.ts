@@ -1,3 +1,4 @@
+import type { After } from '../../../src/contract/timers.js';
 import type { RelayConfig } from '../config.js';
 import type { RelayStore } from './relay-store.js';
 
@@ -9,9 +10,11 @@ import type { RelayStore } from './relay-store.js';
 export async function createRelayStore(
   config: Pick<RelayConfig, 'store' | 'storePrefix'>,
   log: (line: string) => void = (line) => console.warn(line),
+  /** What every wait on the store runs on; the system's timers when absent. */
+  timers?: After,
 ): Promise<RelayStore | undefined> {
   if (config.store === 'memory') return undefined;
   // Loaded only for a shared store, so a one-instance relay never loads the client.
   const { RedisStore } = await import('./redis-store.js');
-  return RedisStore.connect({ url: config.store, prefix: config.storePrefix, log });
+  return RedisStore.connect({ url: config.store, prefix: config.storePrefix, log, timers });
 }

@@ -2,6 +2,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { DeadlineExceeded, withDeadline } from '../../../server-kit/deadline.js';
 import { HOUR_MS } from '../../../server-kit/rolling-hour.js';
+import { type After, systemTimers } from '../../../src/contract/timers.js';
 import { MemoryStore } from './memory-store.js';
 import type { BudgetDecision, RelayStore, SharedWebsiteState } from './relay-store.js';
 
@@ -91,6 +92,8 @@ export interface DurableObjectStoreOptions {
   readonly name?: string;
   /** How long one call may take before it rejects; 1,000 ms when absent (browsers wait on it). */
   readonly timeoutMs?: number;
+  /** What the calls' bound runs on (moved by tests); the system's timers when absent. */
+  readonly timers?: After;
 }
 
 const DEFAULT_NAME = 'live-visitors-relay';
@@ -108,11 +111,13 @@ export class DurableObjectStore implements RelayStore {
   readonly #namespace: RelayCoordinatorNamespace;
   readonly #id: unknown;
   readonly #timeoutMs: number;
+  readonly #timers: After;
 
   constructor(namespace: RelayCoordinatorNamespace, options: DurableObjectStoreOptions = {}) {
     this.#namespace = namespace;
     this.#id = namespace.idFromName(options.name ?? DEFAULT_NAME);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#timers = options.timers ?? systemTimers;
   }
 
   /** Unchecked, as every store's state: the relay reads it with `readWebsiteState` (a binding may name another class). */
@@ -152,6 +157,7 @@ export class DurableObjectStore implements RelayStore {
   async #call(method: string, call: (coordinator: RelayCoordinatorStub) => Promise<unknown>): Promise<unknown> {
     try {
       return await withDeadline(
+        this.#timers,
         this.#timeoutMs,
         `the Durable Object RelayCoordinator did not answer ${method} within ${this.#timeoutMs} ms`,
         () => call(this.#namespace.get(this.#id as never)),

@@ -1,13 +1,15 @@
 import { createClient, ErrorReply } from 'redis';
 import { DeadlineExceeded, withDeadline } from '../../../server-kit/deadline.js';
 import { errorCode } from '../../../server-kit/error-code.js';
+import rules from '../../../src/contract/rules.json' with { type: 'json' };
 import { redact } from '../../../src/contract/service-message.js';
+import { type After, type Cancel, systemTimers } from '../../../src/contract/timers.js';
 import type { RedisTarget } from './redis-url.js';
 
 /** Browsers wait on the store: a hung Redis must cost them half a second, not their patience. */
-const DEFAULT_COMMAND_TIMEOUT_MS = 500;
+const DEFAULT_COMMAND_TIMEOUT_MS = rules.storeCommandTimeoutMs;
 /** A Redis that takes SYN but never the connection (a dead host, a firewall) is given up on this fast. */
-const CONNECT_TIMEOUT_MS = 1_000;
+const CONNECT_TIMEOUT_MS = rules.storeConnectTimeoutMs;
 /**
  * Reconnection back-off: 50, 100, 200… ms up to this cap. Short, so a fleet coordinates again
  * within a second of Redis coming back, under one interval of the shortest config.
@@ -29,25 +31,31 @@ export type Reply = unknown;
  * is down), reconnects by itself, starts over after bytes that are not Redis's protocol, logs one
  * line per outage and its end (never the password), bounds every command, and closes gracefully.
  * What the commands mean is the store's business (redis-store.ts).
+ *
+ * Every wait of its own (a command's bound, the first contact, starting over, the close) runs on
+ * the injected timers; the client's socket timeouts inside node-redis run on the system's and are
+ * only ever shorter backstops.
  */
 export class RedisConnection {
   readonly #client: RedisClient;
   readonly #target: RedisTarget;
   readonly #log: (line: string) => void;
   readonly #timeoutMs: number;
+  readonly #timers: After;
   #hasBeenReady = false;
   /** An outage was logged, so its end will be too; one line per outage, not per reconnection attempt. */
   #outageLogged = false;
   /** A server that does not speak RESP is said once per connection: it would repeat every reconnection. */
   #protocolErrorLogged = false;
-  #reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  #cancelReconnect: Cancel | undefined;
   #closing: Promise<void> | undefined;
 
-  private constructor(target: RedisTarget, log: (line: string) => void, timeoutMs: number) {
+  private constructor(target: RedisTarget, log: (line: string) => void, timeoutMs: number, timers: After) {
     this.#client = newClient(target, timeoutMs);
     this.#target = target;
     this.#log = log;
     this.#timeoutMs = timeoutMs;
+    this.#timers = timers;
     // Without a listener an 'error' event would throw and end the process.
     this.#client.on('error', (error: unknown) => this.#onClientError(error));
     this.#client.on('ready', () => this.#onReady());
@@ -61,11 +69,12 @@ export class RedisConnection {
     target: RedisTarget,
     log: (line: string) => void,
     commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS,
+    timers: After = systemTimers,
   ): Promise<RedisConnection> {
     if (!(commandTimeoutMs > 0 && commandTimeoutMs <= 60_000)) {
       throw new Error(`RedisStore commandTimeoutMs must be from 1 to 60000 (got ${commandTimeoutMs})`);
     }
-    const connection = new RedisConnection(target, log, commandTimeoutMs);
+    const connection = new RedisConnection(target, log, commandTimeoutMs, timers);
     await connection.#firstContact();
     return connection;
   }
@@ -84,7 +93,7 @@ export class RedisConnection {
     client.once('ready', settle);
     client.once('error', settle);
     // A server that accepts but never finishes the handshake emits neither: wait a bounded time.
-    const timer = setTimeout(() => {
+    const cancel = this.#timers.after(FIRST_CONTACT_MS, () => {
       if (!this.#hasBeenReady && !this.#outageLogged) {
         this.#outageLogged = true;
         this.say(
@@ -92,13 +101,13 @@ export class RedisConnection {
         );
       }
       settle();
-    }, FIRST_CONTACT_MS);
+    });
     // Rejects only when the client is closed before it ever connected; the 'error' event told why.
     client.connect().catch(() => {});
     try {
       await contact;
     } finally {
-      clearTimeout(timer);
+      cancel();
       client.off('ready', settle);
       client.off('error', settle);
     }
@@ -113,18 +122,18 @@ export class RedisConnection {
    */
   async send(args: string[]): Promise<Reply> {
     const sent = this.#client.sendCommand(args);
-    return withDeadline(this.#timeoutMs, `no answer within ${this.#timeoutMs} ms`, () => sent);
+    return withDeadline(this.#timers, this.#timeoutMs, `no answer within ${this.#timeoutMs} ms`, () => sent);
   }
 
   /** Lets commands in flight finish (a second at most), then cuts the connection. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
-      clearTimeout(this.#reconnectTimer);
+      this.#cancelReconnect?.();
       const client = this.#client;
       if (!client.isOpen) return;
       try {
         if (!client.isReady) throw new DeadlineExceeded('not connected');
-        await withDeadline(CLOSE_GRACE_MS, 'close', () => client.close());
+        await withDeadline(this.#timers, CLOSE_GRACE_MS, 'close', () => client.close());
       } catch {
         if (client.isOpen) client.destroy();
       }
@@ -160,7 +169,7 @@ export class RedisConnection {
    * every command waiting, and connect afresh a little later.
    */
   #startOver(error: unknown): void {
-    if (this.#reconnectTimer !== undefined) return;
+    if (this.#cancelReconnect !== undefined) return;
     if (!this.#protocolErrorLogged) {
       this.#protocolErrorLogged = true;
       this.say(
@@ -173,10 +182,10 @@ export class RedisConnection {
     } catch {
       // Already closed: the timer below opens it again.
     }
-    this.#reconnectTimer = setTimeout(() => {
-      this.#reconnectTimer = undefined;
+    this.#cancelReconnect = this.#timers.after(PROTOCOL_ERROR_RECONNECT_MS, () => {
+      this.#cancelReconnect = undefined;
       if (!this.#closing && !this.#client.isOpen) this.#client.connect().catch(() => {});
-    }, PROTOCOL_ERROR_RECONNECT_MS);
+    });
   }
 
   #onReady(): void {

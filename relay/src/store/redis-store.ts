@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ErrorReply } from 'redis';
 import { HOUR_MS } from '../../../server-kit/rolling-hour.js';
+import rules from '../../../src/contract/rules.json' with { type: 'json' };
+import type { After } from '../../../src/contract/timers.js';
 import { RedisConnection, type Reply } from './redis-connection.js';
 import { parseRedisUrl } from './redis-url.js';
 import type { BudgetDecision, RelayStore, SharedWebsiteState } from './relay-store.js';
@@ -14,10 +16,12 @@ export interface RedisStoreOptions {
   readonly log?: (line: string) => void;
   /** How long one command may take before it rejects; 500 ms when absent. */
   readonly commandTimeoutMs?: number;
+  /** What every wait on Redis runs on (moved by tests); the system's timers when absent. */
+  readonly timers?: After;
 }
 
 /** How far ahead of Redis's clock a caller's time may be before Redis's own is used for the budget. */
-const CLOCK_TOLERANCE_MS = 2_000;
+const CLOCK_TOLERANCE_MS = rules.clockToleranceMs;
 /** `SET … NX PX` grants the claim; only its holder may delete it. */
 const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
@@ -126,7 +130,7 @@ export class RedisStore implements RelayStore {
   static async connect(options: RedisStoreOptions): Promise<RedisStore> {
     const target = parseRedisUrl(options.url);
     const log = options.log ?? ((line: string) => console.warn(line));
-    return new RedisStore(await RedisConnection.open(target, log, options.commandTimeoutMs), options.prefix);
+    return new RedisStore(await RedisConnection.open(target, log, options.commandTimeoutMs, options.timers), options.prefix);
   }
 
   /** The state decoded from its JSON (its text when it is not JSON), or null; a key of another type is garbage: said once, deleted, read as none. */

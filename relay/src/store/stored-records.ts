@@ -2,6 +2,7 @@ import { isPlainObject } from '../../../server-kit/config-checks.js';
 import { HOUR_MS } from '../../../server-kit/rolling-hour.js';
 import { isRealtimeErrorKind } from '../../../src/contract/errors.js';
 import { parseReport } from '../../../src/contract/report.js';
+import rules from '../../../src/contract/rules.json' with { type: 'json' };
 import type { BudgetDecision, SharedAnswer, SharedWebsiteState, StoredFailure } from './relay-store.js';
 
 /**
@@ -12,7 +13,7 @@ import type { BudgetDecision, SharedAnswer, SharedWebsiteState, StoredFailure } 
  */
 
 /** How far ahead of this instance's clock a fleet member's time may be and still count as now. */
-export const FUTURE_TOLERANCE_MS = 2_000;
+export const FUTURE_TOLERANCE_MS = rules.clockToleranceMs;
 /** The longest any "not before" time can honestly be away: the back-off's cap, a spent budget's hour. */
 export function maxWaitMs(intervalMs: number): number {
   return Math.max(HOUR_MS, intervalMs);
