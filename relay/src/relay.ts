@@ -24,9 +24,10 @@ import {
 } from './responses.js';
 import { createShopifyApp } from './shopify-app/shopify-app.js';
 import { AppProxyVerifier, answeredAs } from './shopify-app-proxy.js';
+import { fetchWebsiteReport } from './sources/fetch-website-report.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { RelayStore } from './store/relay-store.js';
-import { DEFAULT_UPSTREAM_TIMEOUT_MS, type FetchFunction, fetchUpstreamReport } from './upstream.js';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS, type FetchFunction } from './upstream.js';
 import { type WebsiteAnswer, WebsiteCache } from './website-cache.js';
 
 /**
@@ -148,7 +149,8 @@ export function createRelay(options: RelayOptions): RelayHandler {
         registrationStore: options.registrationStore,
         cacheFor: (website, websiteStore) => cacheFor(website, websiteStore, withSecret(website.token)),
         fetchReport: (website) =>
-          fetchUpstreamReport({
+          // The one 'fetch this website's report' the caches call too: the contract's service or the website's source.
+          fetchWebsiteReport({
             upstream: config.upstream,
             website,
             fetch,
