@@ -144,6 +144,31 @@ describe('registrations in Redis, shared by a fleet', () => {
   });
 });
 
+describe('registration attempts in Redis', () => {
+  it('are counted once for the whole fleet: a requester refused on one instance is refused on the other', async () => {
+    const prefix = 'registry-attempts:';
+    const config = configFor({ store: redis.url, storePrefix: prefix, registrationsPerHour: 10 });
+    const stores = await Promise.all(
+      [1, 2].map(async () => ({
+        store: await RedisStore.connect({ url: redis.url, prefix, log: () => {} }),
+        registrationStore: await RedisRegistrationStore.connect({ url: redis.url, prefix, log: () => {} }),
+      })),
+    );
+    try {
+      const [first, second] = stores.map(({ store, registrationStore }) =>
+        createRelay({ config, store, registrationStore, now: clock.now, log: () => {}, clientAddress: () => '203.0.113.7' }),
+      ) as [RelayHandler, RelayHandler];
+      // A tenth of 10: one attempt an hour for this address, fleet-wide.
+      expect((await register(first, { id: OWNERS[2].id, token: 'wrong-token-0001' })).status).toBe(401);
+      const refused = await register(second, OWNERS[2]);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3_000);
+    } finally {
+      await Promise.all(stores.flatMap(({ store, registrationStore }) => [store.close(), registrationStore.close()]));
+    }
+  });
+});
+
 describe('registrations in a file, for one Node instance', () => {
   it('survive a restart, are written atomically with owner-only permissions, and hold no token in any encoding', async () => {
     const path = join(folder, 'registrations.json');

@@ -31,8 +31,8 @@ export class RegistrationKeeper extends DurableObjectBase {
     this.#sql.exec('CREATE TABLE IF NOT EXISTS registrations (website_id TEXT PRIMARY KEY, record TEXT NOT NULL)');
     this.#sql.exec('CREATE TABLE IF NOT EXISTS version (id INTEGER PRIMARY KEY CHECK (id = 0), value INTEGER NOT NULL)');
     this.#sql.exec('INSERT OR IGNORE INTO version (id, value) VALUES (0, 0)');
-    this.#sql.exec('CREATE TABLE IF NOT EXISTS website_budget (website_id TEXT NOT NULL, taken_at REAL NOT NULL)');
-    this.#sql.exec('CREATE INDEX IF NOT EXISTS website_budget_by_time ON website_budget (website_id, taken_at)');
+    this.#sql.exec('CREATE TABLE IF NOT EXISTS hourly (counter TEXT NOT NULL, taken_at REAL NOT NULL)');
+    this.#sql.exec('CREATE INDEX IF NOT EXISTS hourly_by_time ON hourly (counter, taken_at)');
   }
 
   version(): string {
@@ -58,23 +58,23 @@ export class RegistrationKeeper extends DurableObjectBase {
     const had = this.get(websiteId) !== null;
     if (!had) return false;
     this.#sql.exec('DELETE FROM registrations WHERE website_id = ?', websiteId);
-    this.#sql.exec('DELETE FROM website_budget WHERE website_id = ?', websiteId);
+    this.#sql.exec('DELETE FROM hourly WHERE counter = ?', `website:${websiteId}`);
     this.#sql.exec('UPDATE version SET value = value + 1 WHERE id = 0');
     return true;
   }
 
-  /** The website's rolling hour, one row per upstream request: (now - 1 h, now]. */
-  takeWebsiteBudget(websiteId: string, nowMs: number, limit: number): BudgetDecision {
-    this.#sql.exec('DELETE FROM website_budget WHERE website_id = ? AND taken_at <= ?', websiteId, nowMs - HOUR_MS);
-    let used = Number(this.#sql.exec('SELECT COUNT(*) AS used FROM website_budget WHERE website_id = ?', websiteId).toArray()[0]?.used);
+  /** The counter's rolling hour, one row per event: (now - 1 h, now]. */
+  takeHourly(counter: string, nowMs: number, limit: number): BudgetDecision {
+    this.#sql.exec('DELETE FROM hourly WHERE taken_at <= ?', nowMs - HOUR_MS);
+    let used = Number(this.#sql.exec('SELECT COUNT(*) AS used FROM hourly WHERE counter = ?', counter).toArray()[0]?.used);
     const taken = used < limit;
     if (taken) {
-      this.#sql.exec('INSERT INTO website_budget (website_id, taken_at) VALUES (?, ?)', websiteId, nowMs);
+      this.#sql.exec('INSERT INTO hourly (counter, taken_at) VALUES (?, ?)', counter, nowMs);
       used += 1;
     }
     if (used < limit) return { taken, nextRoomAtMs: nowMs };
     const [slot] = this.#sql
-      .exec('SELECT taken_at FROM website_budget WHERE website_id = ? ORDER BY taken_at LIMIT 1 OFFSET ?', websiteId, used - limit)
+      .exec('SELECT taken_at FROM hourly WHERE counter = ? ORDER BY taken_at LIMIT 1 OFFSET ?', counter, used - limit)
       .toArray();
     return { taken, nextRoomAtMs: Number(slot?.taken_at ?? nowMs) + HOUR_MS };
   }
@@ -87,7 +87,7 @@ export interface RegistrationKeeperStub {
   get(websiteId: string): Promise<unknown>;
   put(websiteId: string, record: string): Promise<unknown>;
   remove(websiteId: string): Promise<unknown>;
-  takeWebsiteBudget(websiteId: string, nowMs: number, limit: number): Promise<unknown>;
+  takeHourly(counter: string, nowMs: number, limit: number): Promise<unknown>;
 }
 
 export interface RegistrationKeeperNamespace {
@@ -138,12 +138,12 @@ export class DurableObjectRegistrationStore implements RegistrationStore {
     return (await this.#call('remove', (keeper) => keeper.remove(websiteId))) === true;
   }
 
-  async takeWebsiteBudget(websiteId: string, nowMs: number, limit: number): Promise<BudgetDecision> {
-    const decision = (await this.#call('takeWebsiteBudget', (keeper) =>
-      keeper.takeWebsiteBudget(websiteId, nowMs, limit),
+  async takeHourly(counter: string, nowMs: number, limit: number): Promise<BudgetDecision> {
+    const decision = (await this.#call('takeHourly', (keeper) =>
+      keeper.takeHourly(counter, nowMs, limit),
     )) as Partial<BudgetDecision> | null;
     if (typeof decision?.taken !== 'boolean' || typeof decision.nextRoomAtMs !== 'number') {
-      throw new Error('the Durable Object RegistrationKeeper answered takeWebsiteBudget with something else');
+      throw new Error('the Durable Object RegistrationKeeper answered takeHourly with something else');
     }
     return { taken: decision.taken, nextRoomAtMs: decision.nextRoomAtMs };
   }

@@ -3,6 +3,9 @@ import type { BudgetDecision } from '../store/relay-store.js';
 import type { RegistrationRecord } from './registration-record.js';
 import type { RegistrationStore } from './registration-store.js';
 
+/** Hourly counters kept at most: every registered website's and the recent requesters'. */
+const MAX_COUNTERS = 1_100_000;
+
 /**
  * Registrations in this process's memory: lost on a restart, so a relay uses it only when its
  * config says `registrationsMayBeLost` (the demo), and tests. The file store builds on it.
@@ -31,16 +34,18 @@ export class MemoryRegistrationStore implements RegistrationStore {
 
   async remove(websiteId: string): Promise<boolean> {
     const had = this.records.delete(websiteId);
-    this.#budgets.delete(websiteId);
+    this.#budgets.delete(`website:${websiteId}`);
     if (had) this.#version += 1;
     return had;
   }
 
-  async takeWebsiteBudget(websiteId: string, nowMs: number, limit: number): Promise<BudgetDecision> {
-    let budget = this.#budgets.get(websiteId);
+  async takeHourly(counter: string, nowMs: number, limit: number): Promise<BudgetDecision> {
+    let budget = this.#budgets.get(counter);
     if (budget?.limit !== limit) {
+      // Bounded: the oldest counter goes first (a requester forgotten can only be let through again once).
+      if (this.#budgets.size >= MAX_COUNTERS) this.#budgets.delete(this.#budgets.keys().next().value as string);
       budget = new RollingHourLimit(limit);
-      this.#budgets.set(websiteId, budget);
+      this.#budgets.set(counter, budget);
     }
     const taken = budget.tryTake(nowMs);
     return { taken, nextRoomAtMs: budget.nextRoomAt(nowMs) };

@@ -14,7 +14,7 @@ if changed > 0 then redis.call('INCR', KEYS[2]) end
 return changed`;
 
 /**
- * One website's rolling hour (a sorted set kept an hour): forget requests an hour old, count the
+ * One counter's rolling hour (a sorted set kept an hour): forget requests an hour old, count the
  * rest, add this one when under the limit. Returns taken (0/1) and, at the limit, the time of the
  * request whose leaving makes room. KEYS[1] the set; ARGV: now, limit, a unique member, 1 h in ms.
  */
@@ -39,7 +39,8 @@ const sha1 = (source: string) => createHash('sha1').update(source).digest('hex')
  * Registrations in Redis, shared by the fleet: one hash (`{prefix}registrations`, website id to
  * record) and a version counter that every change moves on, so an instance reloads the hash only
  * when something changed. The two are the only keys without an expiry: a registration lasts until
- * its owner removes it. Each website's hourly budget is a sorted set that expires.
+ * its owner removes it. Each hourly counter (a website's budget, registration attempts) is a
+ * sorted set that expires.
  */
 export class RedisRegistrationStore implements RegistrationStore {
   readonly #connection: RedisConnection;
@@ -83,12 +84,12 @@ export class RedisRegistrationStore implements RegistrationStore {
     return (await this.#change(`remove the registration of "${websiteId}"`, [websiteId])) > 0;
   }
 
-  async takeWebsiteBudget(websiteId: string, nowMs: number, limit: number): Promise<BudgetDecision> {
-    const doing = `count an upstream request in the budget of "${websiteId}"`;
+  async takeHourly(counter: string, nowMs: number, limit: number): Promise<BudgetDecision> {
+    const doing = `count one under "${counter}"`;
     const reply = await this.#script(
       doing,
       WEBSITE_BUDGET_SCRIPT,
-      [`${this.#prefix}website-budget:${websiteId}`],
+      [`${this.#prefix}hourly:${counter}`],
       [String(nowMs), String(limit), randomUUID(), String(HOUR_MS)],
     );
     if (!Array.isArray(reply) || (reply[0] !== 0 && reply[0] !== 1))

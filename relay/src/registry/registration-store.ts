@@ -19,7 +19,11 @@ export interface RegistrationStore {
   put(record: RegistrationRecord): Promise<void>;
   /** True when there was one. */
   remove(websiteId: string): Promise<boolean>;
-  /** Counts one upstream request in the website's own rolling hour, if `limit` allows it; the whole fleet's, with a shared store. */
-  takeWebsiteBudget(websiteId: string, nowMs: number, limit: number): Promise<BudgetDecision>;
+  /**
+   * Counts one event under `counter` in its rolling hour, if `limit` allows it; the whole fleet's,
+   * with a shared store. Counters: `website:{id}` (a registered website's upstream requests),
+   * `attempts` and `attempts:{requester}` (registration attempts).
+   */
+  takeHourly(counter: string, nowMs: number, limit: number): Promise<BudgetDecision>;
   close(): Promise<void>;
 }

@@ -36,7 +36,7 @@ export class WebsiteBudgetStore implements RelayStore {
   }
 
   async takeBudget(nowMs: number, limit: number): Promise<BudgetDecision> {
-    const own = await this.#registrations.takeWebsiteBudget(this.#websiteId, nowMs, this.#limit);
+    const own = await this.#registrations.takeHourly(`website:${this.#websiteId}`, nowMs, this.#limit);
     return own.taken ? this.#shared.takeBudget(nowMs, limit) : own;
   }
 

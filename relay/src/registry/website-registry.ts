@@ -1,18 +1,10 @@
-import { RollingHourLimit } from '../../../server-kit/rolling-hour.js';
 import type { RealtimeReport } from '../../../src/contract/report.js';
-import { BEARER_TOKEN_SYNTAX, MAX_IDENTIFIER_LENGTH } from '../../../src/contract/request.js';
 import { type RelayConfig, type RelayedWebsite, relayedWebsite } from '../config.js';
 import type { BudgetDecision } from '../store/relay-store.js';
 import type { UpstreamResult } from '../upstream.js';
-import {
-  DEFAULT_WEBSITE_HOURLY_BUDGET,
-  isOriginList,
-  MAX_ALLOWED_ORIGINS,
-  MAX_WEBSITE_HOURLY_BUDGET,
-  type RegistrationRecord,
-  readRegistrationRecord,
-  viewOf,
-} from './registration-record.js';
+import { AttemptLimits } from './attempt-limits.js';
+import { checkRequest, configured, isToken, isWebsiteId, refusal, storeDown, TOKEN_SHAPE, WRONG_TOKEN } from './registration-checks.js';
+import { DEFAULT_WEBSITE_HOURLY_BUDGET, type RegistrationRecord, readRegistrationRecord, viewOf } from './registration-record.js';
 import type { RegistrationStore } from './registration-store.js';
 import type {
   BindOutcome,
@@ -54,10 +46,6 @@ export interface RegistryParts {
 const MAX_SYNC_PERIOD_MS = 5_000;
 /** A look at the store that lasts longer than this was dropped (the store's own calls are bounded far below it). */
 const STALE_SYNC_MS = 10_000;
-/** One requester gets this share of `registrationsPerHour` (at least one attempt). */
-const REQUESTER_SHARE = 10;
-/** Requesters remembered for their limit; past this the oldest are forgotten (each could only be let through again once). */
-const MAX_REQUESTERS = 10_000;
 
 /**
  * The relay's registered websites: `Registrations` for owners and the Shopify app, and the index
@@ -71,8 +59,7 @@ export class WebsiteRegistry implements Registrations {
   readonly #staticIds: ReadonlySet<string>;
   readonly #entries = new Map<string, RegisteredWebsite>();
   readonly #shops = new Map<string, string>();
-  readonly #attempts: RollingHourLimit;
-  readonly #attemptsBy = new Map<string, RollingHourLimit>();
+  readonly #attempts: AttemptLimits;
   readonly #syncPeriodMs: number;
   #version: string | undefined;
   #syncDueAtMs = Number.NEGATIVE_INFINITY;
@@ -85,7 +72,7 @@ export class WebsiteRegistry implements Registrations {
   constructor(parts: RegistryParts) {
     this.#parts = parts;
     this.#staticIds = new Set(parts.config.websites.map((website) => website.id));
-    this.#attempts = new RollingHourLimit(parts.config.registrationsPerHour);
+    this.#attempts = new AttemptLimits(parts.store, parts.config.registrationsPerHour, parts.now);
     this.#syncPeriodMs = Math.min(MAX_SYNC_PERIOD_MS, (parts.config.interval * 1000) / 2);
     this.ready = this.sync();
   }
@@ -182,7 +169,7 @@ export class WebsiteRegistry implements Registrations {
     if (malformed) return malformed;
     const { websiteId, token } = request;
     if (this.#staticIds.has(websiteId)) return configured(websiteId);
-    const limited = this.#limitAttempt(request.requester);
+    const limited = await this.#attempts.take(request.requester);
     if (limited) return limited;
     const existing = await this.#storedRecord(websiteId);
     if (existing === 'down') return storeDown();
@@ -219,7 +206,7 @@ export class WebsiteRegistry implements Registrations {
     if (!existing) return refusal(404, `No website "${websiteId}" is registered on this relay`);
     if (!(await this.#holdsStoredToken(existing, token))) {
       // An owner who rotated the token proves ownership with the new one, which the service accepts now.
-      const limited = this.#limitAttempt(requester);
+      const limited = await this.#attempts.take(requester);
       if (limited) return limited;
       const checked = await this.#checkWithService(websiteId, token);
       if (checked.outcome === 'refused') return checked.status === 404 || checked.status === 401 ? refusal(401, WRONG_TOKEN) : checked;
@@ -345,71 +332,6 @@ export class WebsiteRegistry implements Registrations {
         );
     }
   }
-
-  /** Per requester and in all, over a rolling hour. */
-  #limitAttempt(requester: string): Refusal | null {
-    const nowMs = this.#parts.now();
-    let own = this.#attemptsBy.get(requester);
-    if (!own) {
-      if (this.#attemptsBy.size >= MAX_REQUESTERS) this.#attemptsBy.delete(this.#attemptsBy.keys().next().value as string);
-      own = new RollingHourLimit(Math.max(1, Math.floor(this.#parts.config.registrationsPerHour / REQUESTER_SHARE)));
-      this.#attemptsBy.set(requester, own);
-    }
-    if (own.used(nowMs) >= own.limit) {
-      return refusal(429, 'Too many registration attempts from this address; try again later', own.nextRoomAt(nowMs) - nowMs);
-    }
-    if (!this.#attempts.tryTake(nowMs)) {
-      return refusal(429, 'Too many registration attempts on this relay; try again later', this.#attempts.nextRoomAt(nowMs) - nowMs);
-    }
-    own.tryTake(nowMs);
-    return null;
-  }
-}
-
-const WRONG_TOKEN = 'The analytics service refused this token for this website: copy the API token again from its settings';
-const TOKEN_SHAPE = `The token must be a Bearer token: 1 to ${MAX_IDENTIFIER_LENGTH} letters, digits and - . _ ~ + / (then optional =)`;
-
-/** A website id as the relay's URLs carry it: printable, without spaces, bounded. */
-export function isWebsiteId(value: string): boolean {
-  return value.length > 0 && value.length <= MAX_IDENTIFIER_LENGTH && /^[\x21-\x7e]+$/.test(value);
-}
-
-function isToken(value: string): boolean {
-  return value.length <= MAX_IDENTIFIER_LENGTH && BEARER_TOKEN_SYNTAX.test(value);
-}
-
-function checkRequest({ websiteId, token, allowOrigins, hourlyBudget }: RegistrationRequest): Refusal | null {
-  if (!isWebsiteId(websiteId)) {
-    return refusal(400, `The website ID must be 1 to ${MAX_IDENTIFIER_LENGTH} printable characters without spaces`);
-  }
-  if (!isToken(token)) return refusal(400, TOKEN_SHAPE);
-  if (allowOrigins !== undefined && allowOrigins !== null && !isOriginList(allowOrigins)) {
-    return refusal(
-      400,
-      `allowOrigins must list 1 to ${MAX_ALLOWED_ORIGINS} origins like "https://shop.example": scheme, host and port only, no path or trailing slash`,
-    );
-  }
-  if (
-    hourlyBudget !== undefined &&
-    !(Number.isSafeInteger(hourlyBudget) && hourlyBudget >= 1 && hourlyBudget <= MAX_WEBSITE_HOURLY_BUDGET)
-  ) {
-    return refusal(400, `hourlyBudget must be a whole number of upstream requests from 1 to ${MAX_WEBSITE_HOURLY_BUDGET}`);
-  }
-  return null;
-}
-
-function configured(websiteId: string): Refusal {
-  return refusal(409, `"${websiteId}" is one of the relay's configured websites: only its operator changes it, in the config`);
-}
-
-function storeDown(): Refusal {
-  return refusal(503, 'The relay cannot reach its store of registrations; nothing was changed. Try again shortly');
-}
-
-function refusal(status: Refusal['status'], message: string, retryAfterMs?: number): Refusal {
-  return retryAfterMs === undefined
-    ? { outcome: 'refused', status, message }
-    : { outcome: 'refused', status, message, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
 }
 
 function sameRecord(a: RegistrationRecord, b: RegistrationRecord): boolean {

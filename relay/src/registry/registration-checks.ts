@@ -1,0 +1,51 @@
+import { BEARER_TOKEN_SYNTAX, MAX_IDENTIFIER_LENGTH } from '../../../src/contract/request.js';
+import { isOriginList, MAX_ALLOWED_ORIGINS, MAX_WEBSITE_HOURLY_BUDGET } from './registration-record.js';
+import type { Refusal, RegistrationRequest } from './registrations.js';
+
+// What a registration request must be before anything is asked of anyone, and the refusals in the owner's words.
+
+export const WRONG_TOKEN = 'The analytics service refused this token for this website: copy the API token again from its settings';
+export const TOKEN_SHAPE = `The token must be a Bearer token: 1 to ${MAX_IDENTIFIER_LENGTH} letters, digits and - . _ ~ + / (then optional =)`;
+
+/** A website id as the relay's URLs carry it: printable, without spaces, bounded. */
+export function isWebsiteId(value: string): boolean {
+  return value.length > 0 && value.length <= MAX_IDENTIFIER_LENGTH && /^[\x21-\x7e]+$/.test(value);
+}
+
+export function isToken(value: string): boolean {
+  return value.length <= MAX_IDENTIFIER_LENGTH && BEARER_TOKEN_SYNTAX.test(value);
+}
+
+export function checkRequest({ websiteId, token, allowOrigins, hourlyBudget }: RegistrationRequest): Refusal | null {
+  if (!isWebsiteId(websiteId)) {
+    return refusal(400, `The website ID must be 1 to ${MAX_IDENTIFIER_LENGTH} printable characters without spaces`);
+  }
+  if (!isToken(token)) return refusal(400, TOKEN_SHAPE);
+  if (allowOrigins !== undefined && allowOrigins !== null && !isOriginList(allowOrigins)) {
+    return refusal(
+      400,
+      `allowOrigins must list 1 to ${MAX_ALLOWED_ORIGINS} origins like "https://shop.example": scheme, host and port only, no path or trailing slash`,
+    );
+  }
+  if (
+    hourlyBudget !== undefined &&
+    !(Number.isSafeInteger(hourlyBudget) && hourlyBudget >= 1 && hourlyBudget <= MAX_WEBSITE_HOURLY_BUDGET)
+  ) {
+    return refusal(400, `hourlyBudget must be a whole number of upstream requests from 1 to ${MAX_WEBSITE_HOURLY_BUDGET}`);
+  }
+  return null;
+}
+
+export function configured(websiteId: string): Refusal {
+  return refusal(409, `"${websiteId}" is one of the relay's configured websites: only its operator changes it, in the config`);
+}
+
+export function storeDown(): Refusal {
+  return refusal(503, 'The relay cannot reach its store of registrations; nothing was changed. Try again shortly');
+}
+
+export function refusal(status: Refusal['status'], message: string, retryAfterMs?: number): Refusal {
+  return retryAfterMs === undefined
+    ? { outcome: 'refused', status, message }
+    : { outcome: 'refused', status, message, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
+}
