@@ -78,6 +78,10 @@ describe("the demo's install tabs", () => {
     // Before registration the demo relay does not serve small-shop: what follows is the registration's doing.
     expect((await relayAnswer(relayAddress, SMALL_SHOP.id)).status).toBe(404);
 
+    // The relay's page reads its files relative to itself: /relay sends the browser to /relay/.
+    const bare = await fetch(`${origin}/relay`, { redirect: 'manual' });
+    expect([bare.status, bare.headers.get('location')]).toEqual([308, '/relay/']);
+
     await panel.getByRole('link', { name: "this demo's relay" }).click();
     await page.waitForURL(`${origin}/relay/`);
     await page.getByLabel('Website ID').fill(SMALL_SHOP.id);
