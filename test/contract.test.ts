@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { errorKindForStatus, type RealtimeErrorKind } from '../src/contract/errors.js';
 import { readWebsiteIdParameter, realtimeUrl } from '../src/contract/request.js';
 import { parseRetryAfter, retryAfterDelay, retryAfterSeconds } from '../src/contract/retry-after.js';
+import rules from '../src/contract/rules.json' with { type: 'json' };
 import { REDACTED, redact, serviceMessage } from '../src/contract/service-message.js';
 
 /** The wire contract the element's client, the emulator and the relay share. */
@@ -50,8 +51,14 @@ describe('Retry-After to send', () => {
     [1001, 2],
     [-5000, 1],
     [90_000, 90],
-  ])('%i ms ahead is %i s', (aheadMs, seconds) => {
-    expect(retryAfterSeconds(10_000 + aheadMs, 10_000)).toBe(seconds);
+    [90_000_000, 86_400],
+  ])('%i ms ahead is %i s (capped at a day)', (aheadMs, seconds) => {
+    expect(retryAfterSeconds(10_000 + aheadMs, 10_000, rules.dayCeilingMs / 1000)).toBe(seconds);
+  });
+
+  it('is capped at whatever cap it is given: the relay sends an hour at most', () => {
+    expect(retryAfterSeconds(10_000 + 90_000_000, 10_000, rules.relayMaxRetryAfterSeconds)).toBe(3_600);
+    expect(retryAfterSeconds(10_000 + 90_000, 10_000, rules.relayMaxRetryAfterSeconds)).toBe(90);
   });
 });
 

@@ -1,5 +1,7 @@
 import { FastResponse } from 'srvx';
 import type { ErrorBody } from '../../src/contract/errors.js';
+import { retryAfterSeconds } from '../../src/contract/retry-after.js';
+import rules from '../../src/contract/rules.json' with { type: 'json' };
 import type { RelayConfig } from './config.js';
 import type { SharedAnswer } from './store/relay-store.js';
 
@@ -129,13 +131,13 @@ export function errorResponse(status: number, message: string, context: Response
   });
 }
 
-/** No wait the relay asks for is longer than its longest: an hour, or an interval when that is longer (at most an hour too). */
-const MAX_RETRY_AFTER_SECONDS = 3_600;
-
-/** `Retry-After` for a time to come back: whole seconds from 1 to an hour, whatever time it is given. */
+/**
+ * `Retry-After` for a time to come back: whole seconds from 1 to an hour, whatever time it is
+ * given. No wait the relay asks for is longer than its longest: an hour, or an interval when that
+ * is longer (at most an hour too).
+ */
 export function retryAfterHeader(retryAtMs: number, nowMs: number): string {
-  const seconds = Math.ceil((retryAtMs - nowMs) / 1000);
-  return String(Number.isNaN(seconds) ? 1 : Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, seconds)));
+  return String(retryAfterSeconds(retryAtMs, nowMs, rules.relayMaxRetryAfterSeconds));
 }
 
 export function preflightResponse(headers: Record<string, string>): Response {

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../../server-kit/rolling-hour.js';
 import { retryAfterSeconds } from '../../src/contract/retry-after.js';
+import rules from '../../src/contract/rules.json' with { type: 'json' };
 import { holds } from '../../test/support/properties.js';
 import { parseRelayConfig, RelayConfigError } from '../src/config.js';
 import { parseRelayConfigWithEnvironment, RELAY_ENVIRONMENT_VARIABLES } from '../src/environment-overrides.js';
@@ -129,7 +130,7 @@ describe('Retry-After', () => {
   it('of the shared contract is a whole number of at least 1 for any wait up to a day', () => {
     holds(
       fc.property(aNow, fc.double({ min: -1e9, max: 86_400_000, noNaN: true }), (nowMs, waitMs) => {
-        const seconds = retryAfterSeconds(nowMs + waitMs, nowMs);
+        const seconds = retryAfterSeconds(nowMs + waitMs, nowMs, rules.dayCeilingMs / 1000);
         expect(Number.isSafeInteger(seconds)).toBe(true);
         expect(seconds).toBeGreaterThanOrEqual(1);
         expect(seconds).toBeLessThanOrEqual(86_400 + 1);

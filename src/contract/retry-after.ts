@@ -25,10 +25,12 @@ export function parseRetryAfter(headers: Headers, now: number): number | null {
 }
 
 /**
- * `Retry-After` to send: whole seconds, rounded up, from 1 to a day, so a client that waits this
- * long gets in, and a time read from a shared store that lies (1e300, NaN) still makes a valid header.
+ * `Retry-After` to send: whole seconds, rounded up, from 1 to `capSeconds` (the service's and the
+ * emulator's a day, `dayCeilingMs`; the relay's an hour, `relayMaxRetryAfterSeconds`), so a client
+ * that waits this long gets in, and a time read from a shared store that lies (1e300, NaN) still
+ * makes a valid header.
  */
-export function retryAfterSeconds(atMs: number, nowMs: number): number {
+export function retryAfterSeconds(atMs: number, nowMs: number, capSeconds: number): number {
   const seconds = Math.ceil((atMs - nowMs) / 1000);
-  return Number.isNaN(seconds) ? 1 : Math.min(rules.dayCeilingMs / 1000, Math.max(1, seconds));
+  return Number.isNaN(seconds) ? 1 : Math.min(capSeconds, Math.max(1, seconds));
 }

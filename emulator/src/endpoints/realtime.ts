@@ -5,6 +5,7 @@ import { SPEC_MESSAGES } from '../../../src/contract/errors.js';
 import type { RealtimeReport } from '../../../src/contract/report.js';
 import { BEARER_TOKEN_SYNTAX, MAX_IDENTIFIER_LENGTH, readWebsiteIdParameter } from '../../../src/contract/request.js';
 import { retryAfterSeconds } from '../../../src/contract/retry-after.js';
+import rules from '../../../src/contract/rules.json' with { type: 'json' };
 import { HOURLY_REQUEST_LIMITS, type WebsiteConfig } from '../config.js';
 import type { VisitorWindow } from '../visitor-window.js';
 import { errorResponse } from './error-response.js';
@@ -64,7 +65,7 @@ export class RealtimeEndpoint {
     c.header('X-RateLimit-Remaining', String(limit.limit - limit.used(nowMs)));
     c.header('X-RateLimit-Reset', String(Math.ceil(limit.oldestLeavesAt(nowMs) / 1000)));
     if (!admitted) {
-      const retryAfter = retryAfterSeconds(limit.nextRoomAt(nowMs), nowMs);
+      const retryAfter = retryAfterSeconds(limit.nextRoomAt(nowMs), nowMs, rules.dayCeilingMs / 1000);
       const message = `Rate limit exceeded: ${limit.limit} requests per hour on the ${owner.plan} plan. Retry in ${retryAfter} seconds.`;
       return errorResponse(c, 429, message, { 'Retry-After': String(retryAfter) });
     }
