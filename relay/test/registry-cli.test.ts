@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulatorServer } from '../../emulator/src/index.js';
+import { launchCommand } from '../../test/support/command-process.js';
+import { eventually } from '../../test/support/network.js';
 import { parseRelayConfig } from '../src/config.js';
 import { FileRegistrationStore } from '../src/registry/file-registration-store.js';
 import { createRelay } from '../src/relay.js';
@@ -79,4 +81,35 @@ describe('live-visitors-relay rotate-keys', () => {
     );
     expect(await run(['--config', memory])).toMatchObject({ code: 2, err: expect.stringContaining('in memory') });
   });
+
+  it('the bin: a self-serving relay keeps a registration in its file across a stop and a start', async () => {
+    const registrationsFile = join(folder, 'bin-registrations.json');
+    const configPath = join(folder, 'bin.json');
+    await writeFile(configPath, JSON.stringify({ upstream: emulator.url, selfServe: true, encryptionKeys: [OLD_KEY], registrationsFile }));
+    const start = async () => {
+      const run = launchCommand('relay/src/cli.ts', ['--port', '0', '--config', configPath]);
+      await eventually(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(run.out()), 15_000);
+      return { run, url: /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(run.out())![1]! };
+    };
+    const first = await start();
+    try {
+      expect(first.run.out()).toContain(`Owners register theirs at ${first.url}/`);
+      const put = await fetch(`${first.url}/api/v1/websites/${OWNER.id}`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${OWNER.token}` },
+      });
+      expect(put.status).toBe(201);
+    } finally {
+      first.run.child.kill('SIGTERM');
+      expect(await first.run.exited).toBe(0);
+    }
+    const second = await start();
+    try {
+      expect((await fetch(`${second.url}/api/v1/realtime?websiteId=${OWNER.id}`)).status).toBe(200);
+      expect(`${first.run.out()}${first.run.err()}${second.run.out()}${second.run.err()}`).not.toContain(OWNER.token);
+    } finally {
+      second.run.child.kill('SIGTERM');
+      await second.run.exited;
+    }
+  }, 40_000);
 });
