@@ -284,7 +284,7 @@ describe('impressions', () => {
 
     await scrollTo(tab, 'element');
     await tab.waitForTimeout(1500);
-    const impression = { count: COUNT, websiteId: WEBSITE.id, variant: 'shown' };
+    const impression = { count: COUNT, websiteId: WEBSITE.id, variant: 'shown', windowMinutes: 3 };
     expect(await impressions(tab)).toEqual({
       events: [impression],
       pushes: [
@@ -293,6 +293,7 @@ describe('impressions', () => {
           live_visitors_variant: 'shown',
           live_visitors_count: COUNT,
           live_visitors_website: WEBSITE.id,
+          live_visitors_window_minutes: 3,
         },
       ],
     });
@@ -355,6 +356,6 @@ describe('the holdout', () => {
     expect(await shownText(tab.locator('live-visitors'))).toBe('Ships tomorrow.');
     await expectAccessible(tab, 'held out');
     await tab.waitForTimeout(1500);
-    expect((await impressions(tab)).events).toEqual([{ count: COUNT, websiteId: WEBSITE.id, variant: 'holdout' }]);
+    expect((await impressions(tab)).events).toEqual([{ count: COUNT, websiteId: WEBSITE.id, variant: 'holdout', windowMinutes: 3 }]);
   });
 });
