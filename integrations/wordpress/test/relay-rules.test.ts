@@ -141,6 +141,28 @@ describe('the hourly budget', () => {
   });
 });
 
+describe('settings and stored values across a change', () => {
+  it('the settings validated once in a request follow an update within the same request', () => {
+    configure(site, settings());
+    const intervals = site.php<number[]>(
+      `$before = Live_Visitors_Settings::get()['interval'];
+       update_option( 'live_visitors_settings', array_merge( get_option( 'live_visitors_settings' ), array( 'interval' => 42 ) ) );
+       return array( $before, Live_Visitors_Settings::get()['interval'], Live_Visitors_Settings::get()['interval'] );`,
+    );
+    expect(intervals).toEqual([60, 42, 42]);
+  });
+
+  it('a site updated from 0.1.0 keeps counting the hour’s requests it made while the budget was a transient', async () => {
+    configure(site, settings({ interval: 1, max_stale: 2, hourly_budget: 2 }));
+    site.php(
+      `delete_option( 'live_visitors_budget' ); $now = (int) floor( microtime( true ) * 1000 ); return set_transient( 'live_visitors_budget', array( $now - 1000, $now - 500 ), 3660 );`,
+    );
+    let answer: Answer | undefined;
+    expect(await upstreamRequestsDuring(async () => (answer = await ask()))).toBe(0);
+    expect(answer!.status).toBe(503);
+  });
+});
+
 describe('routes', () => {
   it('a case-variant path answers 404 with an error, as the Node relay does, not an empty 200', async () => {
     configure(site, settings());

@@ -20,7 +20,7 @@ final class Live_Visitors_State_Store {
 
 	public const STATE_TRANSIENT = 'live_visitors_state';
 	public const BUDGET_OPTION   = 'live_visitors_budget';
-	/** Where the budget lived before 0.1.1, removed on uninstall and deactivation. */
+	/** Where the budget lived in 0.1.0: read while the option is not there yet, removed on uninstall and deactivation. */
 	private const OLD_BUDGET_TRANSIENT = 'live_visitors_budget';
 
 	public function __construct( private string $website_id, private int $interval_ms, private int $max_stale_ms ) {
@@ -67,7 +67,9 @@ final class Live_Visitors_State_Store {
 	 */
 	public function take_budget( int $now_ms, int $hourly_budget ): ?int {
 		self::forget_local_copy( self::BUDGET_OPTION );
-		$times = Live_Visitors_Stored_Records::read_budget_times( get_option( self::BUDGET_OPTION ), $now_ms );
+		$stored = get_option( self::BUDGET_OPTION, null );
+		// A site updated from 0.1.0 counts the hour's requests it made while the budget was a transient.
+		$times = Live_Visitors_Stored_Records::read_budget_times( $stored ?? get_transient( self::OLD_BUDGET_TRANSIENT ), $now_ms );
 		if ( count( $times ) >= $hourly_budget ) {
 			sort( $times );
 			return $times[ count( $times ) - $hourly_budget ] + Live_Visitors_Stored_Records::HOUR_MS;
