@@ -1,7 +1,8 @@
 import { systemTimers, type Timers } from '../../src/contract/timers.js';
 import { createApp } from './app.js';
 import { DEFAULT_EMULATOR_CONFIG, type EmulatorConfig, HOURLY_REQUEST_LIMITS, type Plan } from './config.js';
-import { FAULT_DESCRIPTIONS, type Fault, type FaultKind, type FaultState, FaultSwitch, parseFault } from './endpoints/faults.js';
+import { FAULT_DESCRIPTIONS, type Fault, type FaultKind, type FaultState, parseFault } from './endpoints/fault-table.js';
+import { FaultSwitch } from './endpoints/faults.js';
 import { RealtimeEndpoint } from './endpoints/realtime.js';
 import { TrafficControl, type TrafficState } from './endpoints/traffic.js';
 import { TrafficSimulator, type VisitBehaviour } from './traffic-simulator.js';

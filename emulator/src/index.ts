@@ -10,8 +10,8 @@ export { DEFAULT_EMULATOR_CONFIG, HOURLY_REQUEST_LIMITS, loadEmulatorConfig, PLA
 export type { EmulatedWebsite, Emulator, EmulatorOptions, EmulatorState, EmulatorStats } from './emulator.js';
 export { createEmulator } from './emulator.js';
 export { CONTROL_PATH_PREFIX } from './endpoints/control.js';
-export type { Fault, FaultKind, FaultState, ReportField } from './endpoints/faults.js';
-export { FAULT_DESCRIPTIONS, FAULT_KINDS, parseFault, REPORT_FIELDS } from './endpoints/faults.js';
+export type { Fault, FaultKind, FaultState, ReportField } from './endpoints/fault-table.js';
+export { FAULT_DESCRIPTIONS, FAULT_KINDS, parseFault, REPORT_FIELDS } from './endpoints/fault-table.js';
 export type { TargetOptions, TrafficControl, TrafficState } from './endpoints/traffic.js';
 export type { EmulatorServer, EmulatorServerOptions } from './server.js';
 export { startEmulatorServer } from './server.js';

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAULT_KINDS } from '../src/endpoints/faults.js';
+import { FAULT_KINDS } from '../src/endpoints/fault-table.js';
 import { seededRandom } from './support/seeded-random.js';
 import { bearer, DEMO, FREE, startTestServer, type TestServer } from './support/test-server.js';
 
