@@ -78,7 +78,7 @@ function numberIn(body: string): unknown {
 }
 
 describe.each(SOURCE_KINDS)('%s: any answer is a bounded count the body holds, or a failure of a known kind', (kind) => {
-  it('never throws, never counts outside 0..MAX_COUNT, never says a secret', { timeout: 60_000 }, async () => {
+  it('never throws, never counts outside 0..MAX_COUNT, never says a secret', { timeout: 300_000 }, async () => {
     // Kept across runs as a relay keeps it: GA4 signs a new assertion only after a 401.
     const kept = new Map<string, unknown>();
     await holds(
@@ -95,7 +95,7 @@ describe.each(SOURCE_KINDS)('%s: any answer is a bounded count the body holds, o
         const reading = await definition.read(settings[kind], call, kept);
         if ('count' in reading) {
           expect(Number.isSafeInteger(reading.count) && reading.count >= 0 && reading.count <= MAX_COUNT).toBe(true);
-          expect(status).toBe(200);
+          expect(status >= 200 && status < 300).toBe(true);
           // A count comes from the body: 0 also from a GA4 report without rows.
           if (reading.count !== 0) expect(numberIn(body)).toContain(String(reading.count));
         } else {
@@ -131,7 +131,7 @@ describe('parseSource: any value is a source or issues naming fields, never a th
     { requiredKeys: ['kind'] },
   );
 
-  it('holds', () => {
+  it('holds', { timeout: 120_000 }, () => {
     holds(
       fc.property(fc.oneof(aSource, fc.jsonValue()), (value) => {
         const parsed = parseSource(value, 'websites[0].source');
@@ -144,6 +144,7 @@ describe('parseSource: any value is a source or issues naming fields, never a th
           for (const form of secretForms(SECRET)) expect(parsed.issues.join('\n')).not.toContain(form);
         }
       }),
+      300,
     );
   });
 });
