@@ -1,17 +1,11 @@
-import { AppSecret, hexSignature } from './shopify-app/app-secret.js';
+import rules from '../../src/contract/rules.json' with { type: 'json' };
+import { AppSecret, hexSignature, SIGNED_TIME_MAX_SKEW_SECONDS, signedTimeSkewSeconds } from './shopify-app/app-secret.js';
 
 /**
  * Shopify's App Proxy forwards `https://{shop}/apps/live-visitors/…` to the relay and adds `shop`,
  * `timestamp`, `path_prefix`, `logged_in_customer_id` and a `signature` to the query. Only Web
  * Crypto here, so the same check runs on Node, Workers, Deno, Bun and the edge runtimes.
  */
-
-/**
- * How far a signed `timestamp` may be from this server's clock, either way, in seconds. Shopify
- * signs each request as it forwards it, so a real one is a second or two old; the margin is for
- * clocks that drift. An older signed URL replayed from a log is refused.
- */
-export const APP_PROXY_MAX_SKEW_SECONDS = 90;
 
 export type AppProxyRefusal = 'unsigned' | 'forged' | 'stale';
 
@@ -53,7 +47,7 @@ export class AppProxyVerifier {
   async verify(query: URLSearchParams): Promise<AppProxyVerdict> {
     const signatures = query.getAll('signature');
     if (signatures.length === 0) {
-      return refuse('unsigned', "Unsigned request: this website is served only through the shop's App Proxy, which signs every request");
+      return refuse('unsigned', rules.messageUnsignedAppProxy);
     }
     const signature = signatures.length === 1 ? hexSignature(signatures[0]!) : null;
     if (signature === null) return refuse('forged', 'Invalid App Proxy signature: expected one hex HMAC-SHA256');
@@ -70,12 +64,11 @@ export class AppProxyVerifier {
     if (timestamp.length > 1) {
       return refuse('forged', `Invalid App Proxy request: it carries ${timestamp.length} timestamps, and Shopify signs exactly one`);
     }
-    const seconds = /^\d{1,12}$/.test(timestamp[0] ?? '') ? Number(timestamp[0]) : Number.NaN;
-    const skew = Math.abs(this.#wallClock() / 1000 - seconds);
-    if (!(skew <= APP_PROXY_MAX_SKEW_SECONDS)) {
+    const skew = signedTimeSkewSeconds(timestamp[0], this.#wallClock());
+    if (!(skew <= SIGNED_TIME_MAX_SKEW_SECONDS)) {
       return refuse(
         'stale',
-        `Stale App Proxy request: signed ${Number.isNaN(skew) ? 'at no valid time' : `${Math.round(skew)} s from now`}; accepted within ${APP_PROXY_MAX_SKEW_SECONDS} s (check this server's clock)`,
+        `Stale App Proxy request: signed ${Number.isNaN(skew) ? 'at no valid time' : `${Math.round(skew)} s from now`}; accepted within ${SIGNED_TIME_MAX_SKEW_SECONDS} s (check this server's clock)`,
       );
     }
     return { signed: true, shop: shops[0]! };

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holds } from '../../test/support/properties.js';
 import { parseRelayConfig, RelayConfigError, relayConfigWarnings } from '../src/config.js';
 import { relayConfigFromEnvironment } from '../src/environment-overrides.js';
-import { APP_PROXY_MAX_SKEW_SECONDS, AppProxyVerifier, appProxySignedText } from '../src/shopify-app-proxy.js';
+import { SIGNED_TIME_MAX_SKEW_SECONDS } from '../src/shopify-app/app-secret.js';
+import { AppProxyVerifier, appProxySignedText } from '../src/shopify-app-proxy.js';
 import { answerText, OTHER_SHOP, type RelayHarness, SHOP, startRelayHarness } from './support/relay-harness.js';
 import { shopifySignature, signedProxyQuery } from './support/shopify-app-proxy-signing.js';
 
@@ -53,12 +54,12 @@ describe("the signature, as Shopify's documentation computes it", () => {
       signed: false,
       reason: 'unsigned',
     });
-    for (const offset of [APP_PROXY_MAX_SKEW_SECONDS + 1, -(APP_PROXY_MAX_SKEW_SECONDS + 1), 86_400 * 365 * 10]) {
+    for (const offset of [SIGNED_TIME_MAX_SKEW_SECONDS + 1, -(SIGNED_TIME_MAX_SKEW_SECONDS + 1), 86_400 * 365 * 10]) {
       const verifier = new AppProxyVerifier(DOCUMENTED_SECRET, () => DOCUMENTED_TIME_MS + offset * 1000);
       const verdict = await verifier.verify(new URLSearchParams(DOCUMENTED_QUERY));
       expect(verdict).toMatchObject({ signed: false, reason: 'stale' });
     }
-    const edge = new AppProxyVerifier(DOCUMENTED_SECRET, () => DOCUMENTED_TIME_MS + APP_PROXY_MAX_SKEW_SECONDS * 1000);
+    const edge = new AppProxyVerifier(DOCUMENTED_SECRET, () => DOCUMENTED_TIME_MS + SIGNED_TIME_MAX_SKEW_SECONDS * 1000);
     expect(await edge.verify(new URLSearchParams(DOCUMENTED_QUERY))).toMatchObject({ signed: true });
   });
 

@@ -31,6 +31,19 @@ export class AppSecret {
   }
 }
 
+/**
+ * How far a signed `timestamp` (the admin's launch, the App Proxy's requests) may be from this
+ * server's clock, either way, in seconds. Shopify signs each request as it sends it, so a real one
+ * is a second or two old; the margin is for clocks that drift. An older signed URL replayed from a
+ * log is refused.
+ */
+export const SIGNED_TIME_MAX_SKEW_SECONDS = 90;
+
+/** Seconds between a signed `timestamp` (whole seconds since the epoch) and the clock, either way; NaN when it is no such number. */
+export function signedTimeSkewSeconds(timestamp: string | undefined, wallClockMs: number): number {
+  return /^\d{1,12}$/.test(timestamp ?? '') ? Math.abs(wallClockMs / 1000 - Number(timestamp)) : Number.NaN;
+}
+
 /** The 32 bytes of a hex HMAC-SHA256 (64 hex digits, either case), or null for anything else. */
 export function hexSignature(text: string): Uint8Array<ArrayBuffer> | null {
   if (!/^[0-9a-f]{64}$/i.test(text)) return null;

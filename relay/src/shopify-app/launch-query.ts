@@ -1,6 +1,5 @@
 import { SHOPIFY_SHOP_SYNTAX } from '../config.js';
-import { APP_PROXY_MAX_SKEW_SECONDS } from '../shopify-app-proxy.js';
-import { type AppSecret, hexSignature } from './app-secret.js';
+import { type AppSecret, hexSignature, SIGNED_TIME_MAX_SKEW_SECONDS, signedTimeSkewSeconds } from './app-secret.js';
 
 export type LaunchVerdict = { readonly signed: true; readonly shop: string } | { readonly signed: false; readonly message: string };
 
@@ -22,11 +21,10 @@ export async function verifyLaunchQuery(query: URLSearchParams, secret: AppSecre
   if (!(await secret.signed(signature, new URLSearchParams(signed).toString()))) {
     return refuse("Invalid admin request: not signed with this app's client secret, or changed on the way");
   }
-  const timestamp = query.get('timestamp') ?? '';
-  const skew = /^\d{1,12}$/.test(timestamp) ? Math.abs(wallClockMs / 1000 - Number(timestamp)) : Number.NaN;
-  if (!(skew <= APP_PROXY_MAX_SKEW_SECONDS)) {
+  const skew = signedTimeSkewSeconds(query.get('timestamp') ?? undefined, wallClockMs);
+  if (!(skew <= SIGNED_TIME_MAX_SKEW_SECONDS)) {
     return refuse(
-      `Stale admin request: open the app again from the Shopify admin (signed requests are accepted within ${APP_PROXY_MAX_SKEW_SECONDS} s; check this server's clock)`,
+      `Stale admin request: open the app again from the Shopify admin (signed requests are accepted within ${SIGNED_TIME_MAX_SKEW_SECONDS} s; check this server's clock)`,
     );
   }
   const shop = query.get('shop') ?? '';
