@@ -2,7 +2,8 @@ import { FastURL } from 'srvx';
 import { CorsPolicy } from '../../server-kit/cors.js';
 import { RollingHourLimit } from '../../server-kit/rolling-hour.js';
 import { SPEC_MESSAGES } from '../../src/contract/errors.js';
-import { REALTIME_PATH, readWebsiteIdParameter, type WebsiteIdParameter } from '../../src/contract/request.js';
+import { MAX_IDENTIFIER_LENGTH, REALTIME_PATH, readWebsiteIdParameter, type WebsiteIdParameter } from '../../src/contract/request.js';
+import rules from '../../src/contract/rules.json' with { type: 'json' };
 import { systemTimers, type Timers } from '../../src/contract/timers.js';
 import { parseRelayConfig, RelayConfigError, type RelayConfigInput, type RelayedWebsite } from './config.js';
 import { Redactor } from './redaction.js';
@@ -286,11 +287,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
   }
 
   function unsigned(context: ResponseContext): Response {
-    return errorResponse(
-      401,
-      "Unsigned request: this website is served only through its shop's App Proxy, which signs every request",
-      context,
-    );
+    return errorResponse(401, rules.messageUnsignedAppProxy, context);
   }
 
   function respond(request: Request, result: WebsiteAnswer, context: ResponseContext): Response {
@@ -340,7 +337,9 @@ function monotonicNow(): number {
 }
 
 /** `…/api/v1/realtime?websiteId=` and a value whose characters need no decoding, as the widget sends it. */
-const PLAIN_REQUEST = new RegExp(`^[a-z]+://[^/?#]*${REALTIME_PATH.replaceAll('/', '\\/')}\\?websiteId=([\\w.~-]{1,256})$`);
+const PLAIN_REQUEST = new RegExp(
+  `^[a-z]+://[^/?#]*${REALTIME_PATH.replaceAll('/', '\\/')}\\?websiteId=([\\w.~-]{1,${MAX_IDENTIFIER_LENGTH}})$`,
+);
 
 /**
  * The website id of the one request shape browsers send, read off the URL string without parsing

@@ -7,7 +7,7 @@ import type { RelayKnobs, RelayTarget, StartedRelay } from './relay-target.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The Node relay's Cache-Control for these knobs (`relay/src/answers.ts`), which every relay sends. */
+/** The Node relay's Cache-Control for these knobs (`relay/src/responses.ts`), which every relay sends. */
 function expectedCacheControl({ interval, maxStale }: Pick<RelayKnobs, 'interval' | 'maxStale'>): string {
   const maxAge = Math.min(interval, maxStale);
   const staleIfError = maxStale - maxAge;
