@@ -47,7 +47,7 @@ function described(sent: { method: string; url: string; headerNames: readonly st
 describe('each kind asks its service as documented, and reads its answer', () => {
   const cases = [
     ['plausible', 'GET', '/sources/plausible/api/v1/stats/realtime/visitors?site_id=shop-a', ['accept', 'authorization'], 5],
-    ['umami', 'GET', '/sources/umami/api/websites/shop-a/active', ['accept', 'x-umami-api-key'], 5],
+    ['umami', 'GET', '/sources/umami/api/websites/shop-a/active', ['accept', 'authorization', 'x-umami-api-key'], 5],
     [
       'matomo',
       'POST',

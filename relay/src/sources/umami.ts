@@ -7,7 +7,7 @@ export interface UmamiSettings extends SourceSettings {
   readonly kind: 'umami';
   /** The website's id in Umami (a UUID). */
   readonly websiteId: string;
-  /** Umami Cloud's API key, sent as `x-umami-api-key`. */
+  /** An API key: Umami Cloud's (read from `x-umami-api-key`) or a self-hosted one's (read as a Bearer token); both are sent, as the official client does. */
   readonly apiKey?: string;
   /** A self-hosted Umami's user, whose login token is kept and renewed on 401. */
   readonly username?: string;
@@ -46,7 +46,9 @@ export const umami: SourceDefinition<UmamiSettings> = {
   windowMinutes: () => 5,
   secrets: (settings) => [settings.apiKey, settings.password].filter((secret): secret is string => secret !== undefined),
   async read(settings, call, state) {
-    if (settings.apiKey !== undefined) return active(settings, call, { 'x-umami-api-key': settings.apiKey });
+    if (settings.apiKey !== undefined) {
+      return active(settings, call, { 'x-umami-api-key': settings.apiKey, Authorization: `Bearer ${settings.apiKey}` });
+    }
     const kept = state.get(LOGIN_TOKEN) as string | undefined;
     if (kept !== undefined) {
       const reading = await active(settings, call.withSecrets(kept), { Authorization: `Bearer ${kept}` });
