@@ -23,6 +23,16 @@ describe('the plugin’s PHP', () => {
     for (const file of files) expect(execFileSync('php', ['-l', file], { encoding: 'utf8' })).toContain('No syntax errors');
   });
 
+  it('declares strict types in every PHP file of the plugin (issue 30 §5)', () => {
+    const files = phpFiles(PLUGIN);
+    expect(files.length).toBeGreaterThan(12);
+    expect(
+      files.filter(
+        (file) => !/^<\?php\n(?:(?:\/\/.*|\/\*\*[\s\S]*?\*\/)\n+)*declare\(strict_types=1\);$/m.test(readFileSync(file, 'utf8')),
+      ),
+    ).toEqual([]);
+  });
+
   it('passes PHP_CodeSniffer with the plugin’s ruleset (Debian’s standards and the escaping sniff)', () => {
     const { report, status } = phpcs([PLUGIN]);
     expect(report.totals).toEqual({ errors: 0, warnings: 0, fixable: 0 });
