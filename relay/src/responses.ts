@@ -65,7 +65,7 @@ export function freshnessHeaders(ageMs: number, directives: string): Record<stri
 }
 
 /** RFC 9111 §1.2.2: a cache sends 2147483648 for any age it cannot represent. */
-const MAX_AGE_SECONDS = 2_147_483_648;
+const MAX_AGE_SECONDS = rules.maxAgeSeconds;
 
 /** Whole seconds, from 0 (a clock a little behind the fetching instance's) to the RFC's cap. */
 function ageSeconds(ageMs: number): number {

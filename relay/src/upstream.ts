@@ -5,6 +5,7 @@ import { errorKindForStatus, type RealtimeErrorKind } from '../../src/contract/e
 import { parseReport, type RealtimeReport } from '../../src/contract/report.js';
 import { realtimeUrl } from '../../src/contract/request.js';
 import { parseRetryAfter } from '../../src/contract/retry-after.js';
+import rules from '../../src/contract/rules.json' with { type: 'json' };
 import { readServiceWords } from '../../src/contract/service-message.js';
 import { type After, systemTimers } from '../../src/contract/timers.js';
 import type { RelayedWebsite } from './config.js';
@@ -13,9 +14,9 @@ import type { Redactor } from './redaction.js';
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
 
 /** An answer of the service is a few dozen bytes; anything far larger is not one. */
-export const MAX_UPSTREAM_BODY_BYTES = 16 * 1024;
+export const MAX_UPSTREAM_BODY_BYTES = rules.maxUpstreamBodyBytes;
 /** Shorter than the widget's own 10 s, so a browser gets the relay's stale answer rather than its own timeout. */
-export const DEFAULT_UPSTREAM_TIMEOUT_MS = 5_000;
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = rules.upstreamTimeoutMs;
 
 export interface UpstreamFailure {
   /** The widget's error kinds, so the widget's back-off policy (`retryDelay`) applies unchanged. */
