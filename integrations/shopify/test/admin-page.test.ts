@@ -115,14 +115,8 @@ describe('the embedded admin page in Chromium', () => {
       anchors.map((anchor) => [anchor.getAttribute('href'), anchor.getAttribute('target')]),
     );
     expect(links).toEqual([
-      [
-        `https://${SHOP}/admin/themes/current/editor?template=product&addAppBlockId=${CLIENT_ID}%2Flive-visitors&target=mainSection`,
-        '_top',
-      ],
-      [
-        `https://${SHOP}/admin/themes/current/editor?context=apps&template=product&activateAppId=${CLIENT_ID}%2Flive-visitors-embed`,
-        '_top',
-      ],
+      [`https://${SHOP}/admin/themes/current/editor?template=product&addAppBlockId=${CLIENT_ID}/live-visitors&target=mainSection`, '_top'],
+      [`https://${SHOP}/admin/themes/current/editor?context=apps&template=product&activateAppId=${CLIENT_ID}/live-visitors-embed`, '_top'],
     ]);
     expect(await page.isVisible('#next')).toBe(true);
 

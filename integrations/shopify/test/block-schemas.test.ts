@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import { APP_BLOCK_HANDLE, APP_EMBED_HANDLE, themeEditorLinks } from '../../../relay/src/shopify-app/admin-page.js';
 import {
   BLOCK_FILES,
+  type BlockFile,
   type BlockSchema,
   localeFiles,
   readBlock,
@@ -130,6 +132,19 @@ it("the embed offers the block's settings word for word, after its own placement
   const embed = schemaOf(await readBlock('live-visitors-embed.liquid')).settings;
   expect(embed.map((setting) => setting.id ?? setting.type).slice(0, -block.length)).toEqual(['paragraph', 'selector', 'position']);
   expect(embed.slice(-block.length)).toEqual(block);
+});
+
+it("the admin page's deep links name this extension's blocks: an app block for the product section, an app embed", async () => {
+  // Shopify's deep links: addAppBlockId and activateAppId are {client id}/{block file without .liquid}.
+  const links = themeEditorLinks('demo-shop.myshopify.com', 'client-id');
+  const handleIn = (link: string, parameter: string) => new URL(link).searchParams.get(parameter)?.replace(/^client-id\//, '');
+  const block = handleIn(links.addBlock, 'addAppBlockId');
+  const embed = handleIn(links.turnOnEmbed, 'activateAppId');
+  expect([block, embed]).toEqual([APP_BLOCK_HANDLE, APP_EMBED_HANDLE]);
+  expect(BLOCK_FILES).toContain(`${block}.liquid`);
+  expect(BLOCK_FILES).toContain(`${embed}.liquid`);
+  expect(schemaOf(await readBlock(`${block}.liquid` as BlockFile)).target).toBe('section');
+  expect(['head', 'body']).toContain(schemaOf(await readBlock(`${embed}.liquid` as BlockFile)).target);
 });
 
 it("the live dot's colour starts at the element's own default, so a block saved untouched looks like the element", async () => {

@@ -2,8 +2,8 @@
 export const APP_BRIDGE_URL = 'https://cdn.shopify.com/shopifycloud/app-bridge.js';
 
 /** The theme app extension's blocks (integrations/shopify/extensions/live-visitors/blocks/), for the deep links. */
-const APP_BLOCK_HANDLE = 'live-visitors';
-const APP_EMBED_HANDLE = 'live-visitors-embed';
+export const APP_BLOCK_HANDLE = 'live-visitors';
+export const APP_EMBED_HANDLE = 'live-visitors-embed';
 
 export interface AdminPageOptions {
   readonly clientId: string;
@@ -45,13 +45,16 @@ export function adminPageResponse(options: AdminPageOptions): Response {
 
 /**
  * The theme editor of the shop's live theme, at the product template: adding the app block to its
- * main section, or opening App embeds with this app's embed. The id is `{client id}/{block file}`.
+ * main section, or opening App embeds with this app's embed. The id is `{client id}/{block file}`,
+ * its slash written as Shopify's deep-link documentation writes it, not percent-encoded.
  */
 export function themeEditorLinks(shop: string, clientId: string): { readonly addBlock: string; readonly turnOnEmbed: string } {
   const editor = `https://${shop}/admin/themes/current/editor`;
-  const block = new URLSearchParams({ template: 'product', addAppBlockId: `${clientId}/${APP_BLOCK_HANDLE}`, target: 'mainSection' });
-  const embed = new URLSearchParams({ context: 'apps', template: 'product', activateAppId: `${clientId}/${APP_EMBED_HANDLE}` });
-  return { addBlock: `${editor}?${block}`, turnOnEmbed: `${editor}?${embed}` };
+  const id = (handle: string) => `${encodeURIComponent(clientId)}/${handle}`;
+  return {
+    addBlock: `${editor}?template=product&addAppBlockId=${id(APP_BLOCK_HANDLE)}&target=mainSection`,
+    turnOnEmbed: `${editor}?context=apps&template=product&activateAppId=${id(APP_EMBED_HANDLE)}`,
+  };
 }
 
 function adminPage({ clientId, shop, pagePath }: AdminPageOptions, nonce: string): string {
