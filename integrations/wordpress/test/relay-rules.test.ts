@@ -123,6 +123,13 @@ describe('a worker waiting on another worker’s request', () => {
     expect(waitedMs).toBeGreaterThanOrEqual(6_400);
     // WordPress's own start and a loaded machine on top of 6.5 s; the lock's whole life (9 s) was the old wait.
     expect(waitedMs).toBeLessThan(8_500);
+
+    // Waited once in vain on that lock: the next browser hears so at once, as from the Node relay,
+    // rather than one more PHP worker held until the lock ends.
+    const againAt = Date.now();
+    const again = await ask();
+    expect(again.status).toBe(503);
+    expect(Date.now() - againAt).toBeLessThan(1_500);
   });
 });
 

@@ -54,6 +54,13 @@ final class Live_Visitors_Lock {
 		return 1 === $wpdb->query( $wpdb->prepare( "UPDATE {$wpdb->options} SET option_value = %s WHERE option_name = %s AND option_value = %s", $value, self::OPTION, $held ) );
 	}
 
+	/** The lock row's value as it is now (whoever holds it), or null when nobody does. */
+	public static function held_value(): ?string {
+		global $wpdb;
+		$held = $wpdb->get_var( $wpdb->prepare( "SELECT option_value FROM {$wpdb->options} WHERE option_name = %s", self::OPTION ) );
+		return is_string( $held ) ? $held : null;
+	}
+
 	/** Lets go, if this worker still holds it (after an expiry another one may). */
 	public function release(): void {
 		global $wpdb;

@@ -192,13 +192,19 @@ final class Live_Visitors_Relay {
 	/**
 	 * Another worker holds the lock: its answer (or its failure) reaches the transient within the
 	 * browser's wait, else the browser hears that the site is still waiting. Each look also tries
-	 * the lock, so a released or lapsed one is taken at once.
+	 * the lock, so a released or lapsed one is taken at once. Once a worker has waited a whole
+	 * browser's wait on a lock in vain, no other waits on that same lock: PHP workers are few, and
+	 * a hung request must not hold them all.
 	 *
 	 * @param array<string, mixed> $seen The state this worker read.
 	 * @param Live_Visitors_Lock   $lock This worker's lock, not held.
 	 * @return array<string, mixed>
 	 */
 	private function await_other_worker( array $seen, Live_Visitors_Lock $lock ): array {
+		$waited_on = Live_Visitors_Lock::held_value();
+		if ( null !== $waited_on && $this->store->waited_in_vain_on( $waited_on ) ) {
+			return $seen;
+		}
 		$give_up_at_ms = self::now_ms() + self::BROWSER_WAIT_MS;
 		$state         = $seen;
 		while ( self::now_ms() < $give_up_at_ms ) {
@@ -210,6 +216,9 @@ final class Live_Visitors_Relay {
 			if ( $lock->acquire( self::now_ms() ) ) {
 				return $this->refresh_holding( $lock );
 			}
+		}
+		if ( null !== $waited_on && Live_Visitors_Lock::held_value() === $waited_on ) {
+			$this->store->record_wait_in_vain( $waited_on );
 		}
 		return $state;
 	}

@@ -20,6 +20,8 @@ final class Live_Visitors_State_Store {
 
 	public const STATE_TRANSIENT = 'live_visitors_state';
 	public const BUDGET_OPTION   = 'live_visitors_budget';
+	/** The lock a worker waited on for a whole browser's wait without news: nobody waits on it again. */
+	public const FRUITLESS_WAIT_OPTION = 'live_visitors_fruitless_wait';
 	/** Where the budget lived in 0.1.0: read while the option is not there yet, removed on uninstall and deactivation. */
 	private const OLD_BUDGET_TRANSIENT = 'live_visitors_budget';
 
@@ -80,6 +82,26 @@ final class Live_Visitors_State_Store {
 		return null;
 	}
 
+	/**
+	 * Whether a worker already waited a whole browser's wait on this lock (its row's value) in vain.
+	 *
+	 * @param string $lock_value The lock row's value.
+	 */
+	public function waited_in_vain_on( string $lock_value ): bool {
+		self::forget_local_copy( self::FRUITLESS_WAIT_OPTION );
+		return get_option( self::FRUITLESS_WAIT_OPTION ) === $lock_value;
+	}
+
+	/**
+	 * Says that this lock brought no news within a browser's wait, so that the next browsers hear
+	 * so at once until another worker holds the lock (the Node relay's "waited once already").
+	 *
+	 * @param string $lock_value The lock row's value.
+	 */
+	public function record_wait_in_vain( string $lock_value ): void {
+		update_option( self::FRUITLESS_WAIT_OPTION, $lock_value, false );
+	}
+
 	/** Removes the cached answer (new settings). The budget stays: it counts what the plan was charged. */
 	public static function forget_answer(): void {
 		delete_transient( self::STATE_TRANSIENT );
@@ -90,6 +112,7 @@ final class Live_Visitors_State_Store {
 		delete_transient( self::STATE_TRANSIENT );
 		delete_transient( self::OLD_BUDGET_TRANSIENT );
 		delete_option( self::BUDGET_OPTION );
+		delete_option( self::FRUITLESS_WAIT_OPTION );
 		Live_Visitors_Lock::remove();
 	}
 
