@@ -151,6 +151,22 @@ describe('what a service says never carries a secret out', () => {
     expect(text).not.toMatch(/ya29\.stand-in-[0-9a-f]/);
   });
 
+  it('ga4: an error quoting the service-account key as its JSON file holds it (lines joined by \\n)', async () => {
+    const credentials = sources.ga4.credentials as { private_key: string };
+    server.standIns.state.impose('ga4', {
+      status: 403,
+      body: JSON.stringify({ error: { code: 403, message: `key ${JSON.stringify(credentials)}`, status: 'PERMISSION_DENIED' } }),
+    });
+    const result = await readOnce('ga4');
+    expect(result).toHaveProperty('failure.kind', 'unauthorized');
+    const said = 'failure' in result ? (result.failure.said ?? '') : '';
+    expect(said).toContain('[token]');
+    // Every line of the key's base64 (the last, short one apart): none may be read back.
+    const lines = credentials.private_key.split('\n').filter((line) => /^[A-Za-z0-9+/=]{16,}$/.test(line));
+    expect(lines.length).toBeGreaterThan(10);
+    for (const line of lines) expect(said).not.toContain(line);
+  });
+
   it('matomo: an error message quoting token_auth', async () => {
     const tokenAuth = sources.matomo.tokenAuth as string;
     server.standIns.state.impose('matomo', {

@@ -51,7 +51,7 @@ export const ga4: SourceDefinition<Ga4Settings> = {
     return { propertyId: propertyId as string, minutes: minutes as number, credentials: credentials! };
   },
   windowMinutes: (settings) => settings.minutes,
-  secrets: (settings) => [settings.credentials.private_key, pemBody(settings.credentials.private_key)],
+  secrets: (settings) => privateKeyForms(settings.credentials.private_key),
   async read(settings, call, state) {
     const kept = state.get(ACCESS_TOKEN) as AccessToken | undefined;
     if (isUsable(kept, call.now())) {
@@ -154,7 +154,13 @@ function isTokenUri(value: unknown): value is string {
   }
 }
 
-/** The key's base64 without its PEM lines: the form a library's error could quote. */
-function pemBody(pem: string): string {
-  return pem.replace(/-----[A-Z ]+-----|\\n|\s/g, '');
+/**
+ * The private key as a text could hold it: whole, its base64 without the PEM lines, and each
+ * base64 line alone, so the key quoted inside its JSON file (lines joined by a written `\n`)
+ * or cut anywhere between lines leaves nothing readable. A short last line (under 16
+ * characters) is left out: it could match ordinary words, and alone gives nothing away.
+ */
+function privateKeyForms(pem: string): string[] {
+  const lines = pem.split(/-----[A-Z ]+-----|\\n|\s/).filter((line) => line.length >= 16);
+  return [pem, lines.join(''), ...lines];
 }
