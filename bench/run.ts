@@ -8,9 +8,11 @@ import { benchRelayFleet } from './relay-fleet.js';
 import { benchRelayRegistry } from './relay-registry.js';
 import { benchRequests } from './requests.js';
 import { benchShopifyAppProxy } from './shopify-app-proxy.js';
+import { benchShopifyChecksSize } from './shopify-checks-size.js';
 import { benchSize } from './size.js';
 
 await benchSize();
+await benchShopifyChecksSize();
 await benchRequests();
 // The throughput runs first of the timed ones: Chromium's processes from the browser runs can
 // linger for a while after they close, on a machine with two cores.
