@@ -27,6 +27,17 @@ const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return red
 return 0`;
 
 /**
+ * Lua that deletes KEYS[1] when it holds another type than `expected` (garbage no relay writes, which
+ * every command on it would refuse) and leaves `replaced` the type it held, or false.
+ */
+const replaceOtherType = (expected: 'zset' | 'string') => `local kind = redis.call('TYPE', KEYS[1])['ok']
+local replaced = false
+if kind ~= '${expected}' and kind ~= 'none' then
+  redis.call('DEL', KEYS[1])
+  replaced = kind
+end`;
+
+/**
  * The fleet's rolling hour, atomically. Times are the caller's, but never ahead of Redis's own
  * clock by more than a little: an instance whose clock runs fast would otherwise date its requests
  * in the future (kept too long) and forget everyone else's as over an hour old. Then: replace a key
@@ -37,12 +48,7 @@ return 0`;
  * and the time used (so the caller can turn the slot into its own clock).
  * KEYS[1] the sorted set; ARGV: the caller's now, the limit, a unique member, 1 h in ms, the tolerance in ms.
  */
-const BUDGET_SCRIPT = `local kind = redis.call('TYPE', KEYS[1])['ok']
-local replaced = false
-if kind ~= 'zset' and kind ~= 'none' then
-  redis.call('DEL', KEYS[1])
-  replaced = kind
-end
+const BUDGET_SCRIPT = `${replaceOtherType('zset')}
 local hour = tonumber(ARGV[4])
 local clock = redis.call('TIME')
 local now = math.min(tonumber(ARGV[1]), tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000) + tonumber(ARGV[5]))
@@ -68,12 +74,7 @@ return {taken, used, slot[2] or false, replaced, at}`;
  * lives is cut to that life. Returns 1 claimed, 2 taken over, 3 refused and cut, 0 refused,
  * and the replaced key's type or false. KEYS[1] the claim; ARGV: holder, the claim's life in ms.
  */
-const CLAIM_SCRIPT = `local kind = redis.call('TYPE', KEYS[1])['ok']
-local replaced = false
-if kind ~= 'string' and kind ~= 'none' then
-  redis.call('DEL', KEYS[1])
-  replaced = kind
-end
+const CLAIM_SCRIPT = `${replaceOtherType('string')}
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {1, replaced} end
 local left = redis.call('PTTL', KEYS[1])
 if left == -1 then
