@@ -102,6 +102,12 @@ describe('the Shopify app on the relay', () => {
     await settings(relay, SHOP, 'PUT', { websiteId: OWNED.id, token: OWNED.token });
     expect((await settings(relay, OTHER)).json).toEqual({ websiteId: null, tokenEnding: null, live: null });
     expect((await proxied(relay, SHOP)).status).toBe(200);
+    // The other shop saving this website with a token the service refuses, and its uninstall, change nothing here.
+    expect((await settings(relay, OTHER, 'PUT', { websiteId: OWNED.id, token: 'wrong-token-1234' })).status).toBe(401);
+    expect((await webhook(relay, 'app/uninstalled', OTHER)).status).toBe(200);
+    expect((await settings(relay, SHOP)).json).toMatchObject({ websiteId: OWNED.id, tokenEnding: '0000' });
+    expect((await proxied(relay, SHOP)).status).toBe(200);
+    expect((await proxied(relay, OTHER)).status).not.toBe(200);
   });
 
   it.each([
