@@ -1,5 +1,6 @@
 // The placement chunk (dist/live-visitors-placement.js): loaded by the script-tag file only when
 // `window.liveVisitors` has or gets an entry, so pages that write the element themselves never pay for it.
+import type { Cancel } from './contract/timers.js';
 import { environment } from './realtime/environment.js';
 
 /** Where a placed element goes relative to its anchor, in `insertAdjacentElement`'s words. */
@@ -127,25 +128,23 @@ export class Placements {
   }
 
   #wait(placement: Placement): void {
-    const env = environment();
-    let timer: unknown = null;
+    let cancelTimer: Cancel | undefined;
     const start = () => {
-      timer = env.setTimeout(() => {
+      cancelTimer = environment().after(this.#waitMs, () => {
         placement.cancelWait = undefined;
         // A look of its own first: a hidden tab runs no animation frames, so the anchor may be there unseen.
         this.#place(placement);
         if (placement.anchor || this.#byKey.get(placement.key) !== placement) return;
         this.#drop(placement);
         warnBy(placement.selector, `no element matched in ${this.#waitMs / 1000} s; nothing placed.`);
-      }, this.#waitMs);
+      });
     };
     // The clock starts once the page's HTML is all in: until then a late anchor is only unparsed.
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
     else start();
     placement.cancelWait = () => {
       document.removeEventListener('DOMContentLoaded', start);
-      // Never called once the timer has run (it unsets cancelWait): a stale clear cannot stop another timer.
-      env.clearTimeout(timer);
+      cancelTimer?.();
       placement.cancelWait = undefined;
     };
   }

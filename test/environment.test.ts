@@ -1,5 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
-import { type Environment, browserEnvironment as env, environment, setEnvironment, withStorage } from '../src/realtime/environment.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { browserEnvironment as env, environment, setEnvironment, withStorage } from '../src/realtime/environment.js';
 
 describe('the browser environment', () => {
   it('reports visibility changes until unsubscribed', () => {
@@ -54,8 +54,8 @@ describe('the browser environment', () => {
     expect(fetch).toHaveBeenCalledWith('https://a.example/x', {});
     vi.useFakeTimers({ now: 1234 });
     const callback = vi.fn();
-    const handle = env.setTimeout(callback, 10);
-    env.clearTimeout(handle);
+    const cancel = env.after(10, callback);
+    cancel();
     vi.advanceTimersByTime(20);
     expect(callback).not.toHaveBeenCalled();
     expect(env.now()).toBe(1234 + 20);
@@ -79,23 +79,24 @@ describe("the environment's after(): a timer with a cancel function (the contrac
    */
   function reusingTimers() {
     const active = new Map<number, () => void>();
-    const timers: Environment = {
-      ...env,
-      setTimeout: (callback: () => void) => {
-        let handle = 1;
-        while (active.has(handle)) handle += 1;
-        active.set(handle, callback);
-        return handle;
-      },
-      clearTimeout: (handle: unknown) => void active.delete(handle as number),
-    };
+    vi.stubGlobal('setTimeout', (callback: () => void) => {
+      let handle = 1;
+      while (active.has(handle)) handle += 1;
+      active.set(handle, callback);
+      return handle;
+    });
+    vi.stubGlobal('clearTimeout', (handle: number) => void active.delete(handle));
     const run = (handle: number) => {
       const callback = active.get(handle);
       active.delete(handle);
       callback?.();
     };
-    return { timers, run, active };
+    return { timers: env, run, active };
   }
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
 
   it('a cancel after the timer ran leaves a later timer with the same handle running', () => {
     const { timers, run, active } = reusingTimers();

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ANCHOR_WAIT_MS, type PlacementPosition, Placements, takePlacements } from '../src/placement.js';
 import { watchPlacementQueue } from '../src/placement-queue.js';
+import { setEnvironment } from '../src/realtime/environment.js';
 
 // The placement logic in happy-dom, with no element registered: what is placed where, and when.
 // The browser suite (test/browser/placement.test.ts) shows a count and measures layout shift.
@@ -249,6 +250,34 @@ describe('an anchor that never appears', () => {
     document.body.insertAdjacentHTML('beforeend', '<div id="quick-buy"></div>');
     await vi.advanceTimersByTimeAsync(5 * ANCHOR_WAIT_MS);
     expect([placed().length, warnings]).toEqual([1, []]);
+  });
+
+  it("waits on the environment's after() (the one timer seam), and its cancel stops the wait", () => {
+    const waits: Array<{ delayMs: number; callback: () => void; cancelled: boolean }> = [];
+    const restore = setEnvironment({
+      after(delayMs, callback) {
+        const wait = { delayMs, callback, cancelled: false };
+        waits.push(wait);
+        return () => {
+          wait.cancelled = true;
+        };
+      },
+    });
+    try {
+      placements.add({ selector: '#quick-buy' });
+      placements.add({ selector: '#side-cart' });
+      expect(waits.map(({ delayMs, cancelled }) => [delayMs, cancelled])).toEqual([
+        [ANCHOR_WAIT_MS, false],
+        [ANCHOR_WAIT_MS, false],
+      ]);
+      waits[0]!.callback();
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('"#quick-buy"');
+      placements.stop();
+      expect(waits[1]!.cancelled).toBe(true);
+    } finally {
+      restore();
+    }
   });
 
   it('while the page is still loading, the clock starts at DOMContentLoaded', async () => {

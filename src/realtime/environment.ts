@@ -1,4 +1,4 @@
-import type { After, Cancel } from '../contract/timers.js';
+import type { After } from '../contract/timers.js';
 
 /**
  * Everything the data layer needs from the outside world, behind one replaceable seam, so
@@ -13,10 +13,6 @@ export interface Environment extends After {
   now(): number;
   /** A number in [0, 1), for jitter. */
   random(): number;
-  /** The browser's own timer, under `after()`: call `after()`, which cancels safely. A delay below 0 counts as 0. */
-  setTimeout(callback: () => void, ms: number): unknown;
-  /** Cancels a `setTimeout`; `null` (no timer) is a no-op, as the browser's own `clearTimeout` treats it. */
-  clearTimeout(handle: unknown): void;
   /** The page is shown to the user (a hidden tab sends no request). */
   isVisible(): boolean;
   /** Calls back when the page is shown or hidden; returns the unsubscribe function. */
@@ -64,10 +60,18 @@ export const browserEnvironment: Environment = {
   now: () => Date.now(),
   random: () => Math.random(),
   after(delayMs, callback) {
-    return afterOn(this, delayMs, callback);
+    // A timer's handle may be reused once the timer has run (the HTML spec promises only an id not
+    // among the active timers), so a fired timer's handle is never cleared: a stale cancel cannot stop a later timer.
+    let pending = true;
+    const handle = setTimeout(() => {
+      pending = false;
+      callback();
+    }, delayMs);
+    return () => {
+      if (pending) clearTimeout(handle);
+      pending = false;
+    };
   },
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
   isVisible: () => globalThis.document?.visibilityState !== 'hidden',
   onVisibilityChange: (listener) => listen(globalThis.document, ['visibilitychange'], listener),
   onConnectivityChange: (listener) => listen(globalThis.window, ['online', 'offline'], (event) => listener(event.type === 'online')),
@@ -90,23 +94,6 @@ export function withStorage<T>(env: Environment, use: (storage: Storage) => T): 
   } catch {
     return undefined;
   }
-}
-
-/**
- * The contract's `after()` on an environment's `setTimeout`. A timer's handle may be reused once
- * the timer has run (the HTML spec promises only an id not among the active timers), so a fired
- * timer's handle is never cleared: a stale cancel can never stop a later timer.
- */
-function afterOn(env: Environment, delayMs: number, callback: () => void): Cancel {
-  let pending = true;
-  const handle = env.setTimeout(() => {
-    pending = false;
-    callback();
-  }, delayMs);
-  return () => {
-    if (pending) env.clearTimeout(handle);
-    pending = false;
-  };
 }
 
 let current: Environment = browserEnvironment;
