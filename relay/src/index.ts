@@ -16,6 +16,20 @@ export {
 } from './config.js';
 export type { EnvironmentVariables } from './environment-overrides.js';
 export { parseRelayConfigWithEnvironment, RELAY_ENVIRONMENT_VARIABLES, relayConfigFromEnvironment } from './environment-overrides.js';
+export { MemoryRegistrationStore } from './registry/memory-registration-store.js';
+export type { RegistrationRecord } from './registry/registration-record.js';
+export type { RegistrationStore } from './registry/registration-store.js';
+export type {
+  BindOutcome,
+  Refusal,
+  RegisterOutcome,
+  RegistrationRequest,
+  Registrations,
+  RegistrationView,
+  RemoveOutcome,
+} from './registry/registrations.js';
+export type { RotationReport } from './registry/rotate-keys.js';
+export { rotateKeys } from './registry/rotate-keys.js';
 export type { RelayHandler, RelayOptions } from './relay.js';
 export { createRelay } from './relay.js';
 export { MemoryStore } from './store/memory-store.js';
