@@ -10,9 +10,9 @@ import rules from './rules.json' with { type: 'json' };
  * answer too old to show, never younger than it says.
  */
 export function answerAge(age: string | null): number | null {
-  const seconds = age?.split(',')[0]?.trim();
-  if (!seconds) return 0;
-  const ms = /^\d+$/.test(seconds) ? Number(seconds) * 1000 : Number.NaN;
+  // The first member, digits only: none (an empty Age) reads 0, anything else no match, so NaN, so null.
+  const seconds = /^\s*(\d*)\s*(,|$)/.exec(age ?? '')?.[1];
+  const ms = Number(seconds) * 1000;
   return ms <= rules.dayCeilingMs ? ms : null;
 }
 
