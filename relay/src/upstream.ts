@@ -8,7 +8,6 @@ import { parseRetryAfter } from '../../src/contract/retry-after.js';
 import rules from '../../src/contract/rules.json' with { type: 'json' };
 import { readServiceWords } from '../../src/contract/service-message.js';
 import { type After, systemTimers } from '../../src/contract/timers.js';
-import type { RelayedWebsite } from './config.js';
 import type { Redactor } from './redaction.js';
 
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -35,7 +34,8 @@ export type UpstreamResult = { readonly report: RealtimeReport } | { readonly fa
 
 export interface UpstreamRequest {
   readonly upstream: string;
-  readonly website: RelayedWebsite;
+  /** What the contract's service needs of a website (a type of its own, so this module needs nothing of the config's). */
+  readonly website: { readonly id: string; readonly token: string };
   readonly fetch: FetchFunction;
   readonly now: () => number;
   readonly timeoutMs: number;

@@ -1,5 +1,6 @@
 import { RollingHourLimit } from '../../../server-kit/rolling-hour.js';
 import { CONTRACT_WINDOW_MINUTES, type RealtimeReport } from '../../../src/contract/report.js';
+import type { RelayedWebsite } from '../config.js';
 import { fetchUpstreamReport, type UpstreamFailure, type UpstreamRequest } from '../upstream.js';
 import { sourceCall } from './call.js';
 import { SOURCE_DEFINITIONS } from './kinds.js';
@@ -17,6 +18,11 @@ const states = new WeakMap<SourceSettings, SourceState>();
 
 export type WebsiteReportResult = { readonly report: RealtimeReport } | { readonly failure: UpstreamFailure };
 
+/** A request for the contract's service, of a website as configured: with its `source`, if it names one. */
+export interface WebsiteReportRequest extends UpstreamRequest {
+  readonly website: RelayedWebsite;
+}
+
 /**
  * Asks a website's source once for its report: the contract's service (`upstream`) when the
  * website names no source, else the service its `source` names. The one function the cache and
@@ -24,7 +30,7 @@ export type WebsiteReportResult = { readonly report: RealtimeReport } | { readon
  * for the website, its `timestamp` when the count arrived (no source states when it collected
  * it), and `windowMinutes` is there when the source counts another window than the contract's 3.
  */
-export async function fetchWebsiteReport(request: UpstreamRequest): Promise<WebsiteReportResult> {
+export async function fetchWebsiteReport(request: WebsiteReportRequest): Promise<WebsiteReportResult> {
   const source = request.website.source;
   if (source === undefined) return fetchUpstreamReport(request);
   const definition = SOURCE_DEFINITIONS[source.kind];
