@@ -144,8 +144,11 @@ export function describeRelayContract(target: RelayTarget): void {
         expect(answer.status).toBe(200);
         expect(parseReport(answer.json, RELAYED.id)).toEqual(answer.json);
       }
+      // Three waves span a little over two intervals; on a loaded machine a wave of 50 may take longer
+      // than an interval, and then one more request is due, never more than one per interval elapsed.
+      const intervalsElapsed = Math.floor((Date.now() - startedAt) / (knobs.interval * 1000));
       expect(upstream.requests.length).toBeGreaterThanOrEqual(2);
-      expect(upstream.requests.length).toBeLessThanOrEqual(3);
+      expect(upstream.requests.length).toBeLessThanOrEqual(Math.max(3, intervalsElapsed + 1));
       expectAtMostOnePerInterval(upstream, knobs.interval);
       console.info(
         `${target.name}: ${upstream.requests.length} upstream request(s) for 3 waves of 50 concurrent requests, interval ${knobs.interval} s`,
