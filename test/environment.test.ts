@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { systemTimers } from '../src/contract/timers.js';
 import { browserEnvironment as env, environment, setEnvironment, withStorage } from '../src/realtime/environment.js';
 
 describe('the browser environment', () => {
@@ -72,7 +73,12 @@ describe('the browser environment', () => {
   });
 });
 
-describe("the environment's after(): a timer with a cancel function (the contract's After)", () => {
+// The browser's after() and the servers' (systemTimers, on Node, Deno, Bun, workerd) must both hold this: Workers and
+// browsers hand out numbers as handles, which the platform may reuse once a timer has run.
+describe.each([
+  ["the browser environment's after()", env],
+  ["the servers' systemTimers.after()", systemTimers],
+])("%s: a timer with a cancel function (the contract's After)", (_, timers) => {
   /**
    * Timers whose handles are reused as soon as a timer has run, as the HTML spec allows (it
    * promises only an id not among the active timers): the smallest free number.
@@ -91,7 +97,7 @@ describe("the environment's after(): a timer with a cancel function (the contrac
       active.delete(handle);
       callback?.();
     };
-    return { timers: env, run, active };
+    return { run, active };
   }
 
   afterEach(() => {
@@ -99,7 +105,7 @@ describe("the environment's after(): a timer with a cancel function (the contrac
   });
 
   it('a cancel after the timer ran leaves a later timer with the same handle running', () => {
-    const { timers, run, active } = reusingTimers();
+    const { run, active } = reusingTimers();
     const fired: string[] = [];
     const cancelFirst = timers.after(10, () => fired.push('first'));
     run(1);
@@ -111,7 +117,7 @@ describe("the environment's after(): a timer with a cancel function (the contrac
   });
 
   it('a cancel before the timer ran stops it, and a second cancel does nothing', () => {
-    const { timers, run, active } = reusingTimers();
+    const { run, active } = reusingTimers();
     const fired: string[] = [];
     const cancel = timers.after(10, () => fired.push('first'));
     cancel();

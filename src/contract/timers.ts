@@ -18,12 +18,27 @@ export interface Timers extends After {
   every(periodMs: number, callback: () => void): Cancel;
 }
 
-/** The platform's own timers, looked up at call time so fake timers installed later are honoured. */
+/**
+ * The platform's own one-shot timer, looked up at call time so fake timers installed later are honoured.
+ * Browsers and Workers hand out numbers that may be reused once a timer has run (the HTML spec
+ * promises only an id not among the active ones): a fired timer's handle is never cleared, so a
+ * stale cancel cannot stop a later timer.
+ */
+export function systemAfter(delayMs: number, callback: () => void): Cancel {
+  let pending = true;
+  const handle = setTimeout(() => {
+    pending = false;
+    callback();
+  }, delayMs);
+  return () => {
+    if (pending) clearTimeout(handle);
+    pending = false;
+  };
+}
+
+/** The platform's own timers (the servers'), looked up at call time as `systemAfter` is. */
 export const systemTimers: Timers = {
-  after(delayMs, callback) {
-    const handle = setTimeout(callback, delayMs);
-    return () => clearTimeout(handle);
-  },
+  after: systemAfter,
   every(periodMs, callback) {
     const handle = setInterval(callback, periodMs);
     return () => clearInterval(handle);

@@ -1,4 +1,4 @@
-import type { After } from '../contract/timers.js';
+import { type After, systemAfter } from '../contract/timers.js';
 
 /**
  * Everything the data layer needs from the outside world, behind one replaceable seam, so
@@ -59,19 +59,7 @@ export const browserEnvironment: Environment = {
   fetch: (input, init) => fetch(input, init),
   now: () => Date.now(),
   random: () => Math.random(),
-  after(delayMs, callback) {
-    // A timer's handle may be reused once the timer has run (the HTML spec promises only an id not
-    // among the active timers), so a fired timer's handle is never cleared: a stale cancel cannot stop a later timer.
-    let pending = true;
-    const handle = setTimeout(() => {
-      pending = false;
-      callback();
-    }, delayMs);
-    return () => {
-      if (pending) clearTimeout(handle);
-      pending = false;
-    };
-  },
+  after: systemAfter,
   isVisible: () => globalThis.document?.visibilityState !== 'hidden',
   onVisibilityChange: (listener) => listen(globalThis.document, ['visibilitychange'], listener),
   onConnectivityChange: (listener) => listen(globalThis.window, ['online', 'offline'], (event) => listener(event.type === 'online')),
