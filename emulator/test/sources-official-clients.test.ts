@@ -7,7 +7,7 @@ import { Redactor } from '../../relay/src/redaction.js';
 import { sourceCall } from '../../relay/src/sources/call.js';
 import { fetchAccessToken, type ServiceAccountKey } from '../../relay/src/sources/ga4-token.js';
 import { STAND_IN_KEYS } from '../src/sources/keys.js';
-import { DEMO, startTestServer, type TestServer } from './support/test-server.js';
+import { DEMO, FREE, startTestServer, type TestServer } from './support/test-server.js';
 
 /**
  * The emulator's stand-ins, checked by the services' own official clients where one exists:
@@ -121,16 +121,25 @@ describe('the stand-ins without an official client, against their documented con
     expect(Number(eleventh.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
-  it('Matomo: counters as strings in one row; a wrong token_auth is an error with status 200', async () => {
-    const url = '/sources/matomo/index.php?module=API&method=Live.getCounters&idSite=1&lastMinutes=3&format=JSON';
-    const post = (token: string) =>
-      server.request(url, {
+  it('Matomo: counters as strings in one row (only showColumns; numbers 0 after no visits); a wrong token_auth is an error with status 200', async () => {
+    const url = '/sources/matomo/index.php?module=API&method=Live.getCounters&lastMinutes=3&format=JSON';
+    const post = (token: string, query = '&idSite=1') =>
+      server.request(`${url}${query}`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         body: `token_auth=${token}`,
       });
     expect(JSON.parse((await post(STAND_IN_KEYS.matomo)).text)).toEqual([
       { visits: '3', actions: '6', visitors: '3', visitsConverted: '0' },
+    ]);
+    expect(JSON.parse((await post(STAND_IN_KEYS.matomo, '&idSite=1&showColumns=visitors')).text)).toEqual([{ visitors: '3' }]);
+    expect(JSON.parse((await post(STAND_IN_KEYS.matomo, '&idSite=1&hideColumns=actions,visitsConverted')).text)).toEqual([
+      { visits: '3', visitors: '3' },
+    ]);
+    // A website without visitors: Matomo counts the visits and leaves the other queries out.
+    const free = JSON.parse((await server.control('GET', `/sources/${FREE.websiteId}`)).text) as { matomo: { siteId: string } };
+    expect(JSON.parse((await post(STAND_IN_KEYS.matomo, `&idSite=${free.matomo.siteId}`)).text)).toEqual([
+      { visits: '0', actions: 0, visitors: 0, visitsConverted: 0 },
     ]);
     const wrong = await post('ffffffffffffffffffffffffffffffff');
     expect(wrong.status).toBe(200);

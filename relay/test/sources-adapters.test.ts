@@ -51,7 +51,7 @@ describe('each kind asks its service as documented, and reads its answer', () =>
     [
       'matomo',
       'POST',
-      '/sources/matomo/index.php?module=API&method=Live.getCounters&idSite=1&lastMinutes=3&format=JSON',
+      '/sources/matomo/index.php?module=API&method=Live.getCounters&idSite=1&lastMinutes=3&showColumns=visitors&format=JSON',
       ['accept', 'content-type'],
       undefined,
     ],

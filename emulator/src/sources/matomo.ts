@@ -40,9 +40,26 @@ export class MatomoStandIn {
     const siteId = this.#state.siteAt(idSite);
     const count = siteId === undefined ? undefined : this.#state.countOf(siteId);
     if (count === undefined) return error(c, `An unexpected website was found in the request: website id was set to '${idSite}' .`);
-    const visits = String(count);
-    return c.json([{ visits, actions: String(count * 2), visitors: visits, visitsConverted: '0' }]);
+    return c.json([counters(count, read('showColumns'), read('hideColumns'))]);
   }
+}
+
+/**
+ * The counters as Matomo 4+ builds them: only the columns `showColumns` names (all when absent),
+ * less those of `hideColumns`; each the string of its SQL count, except that when the visits
+ * counted are none the others are not queried and are the number 0.
+ */
+function counters(count: number, showColumns: string | null, hideColumns: string | null): Record<string, string | number> {
+  const shown = (column: string) =>
+    (!showColumns || showColumns.split(',').includes(column)) && !(hideColumns ?? '').split(',').includes(column);
+  const visits = shown('visits') ? String(count) : undefined;
+  const queried = (value: number) => (visits === '0' ? 0 : String(value));
+  const row: Record<string, string | number> = {};
+  if (visits !== undefined) row.visits = visits;
+  if (shown('actions')) row.actions = queried(count * 2);
+  if (shown('visitors')) row.visitors = queried(count);
+  if (shown('visitsConverted')) row.visitsConverted = queried(0);
+  return row;
 }
 
 function error(c: Context, message: string): Response {

@@ -16,8 +16,8 @@ export interface MatomoSettings extends SourceSettings {
 
 /**
  * Matomo's `Live.getCounters` (developer.matomo.org/api-reference/reporting-api, the Live
- * plugin's API.php): `[{ "visitors": "33", … }]` for the last `lastMinutes` minutes, numbers as
- * strings, and errors that may arrive with status 200. Self-hosted or Matomo Cloud: `base` is
+ * plugin's API.php): `[{ "visitors": "33" }]` for the last `lastMinutes` minutes, counts as
+ * strings (a number when there were no visits), and errors that may arrive with status 200. Self-hosted or Matomo Cloud: `base` is
  * always the shop's own Matomo. No request limit is documented; each call queries the visit log.
  */
 export const matomo: SourceDefinition<MatomoSettings> = {
@@ -55,6 +55,9 @@ export const matomo: SourceDefinition<MatomoSettings> = {
       method: 'Live.getCounters',
       idSite: settings.siteId,
       lastMinutes: String(settings.lastMinutes),
+      // Matomo 4 and later then run the one COUNT(DISTINCT visitor) query, not also the visits,
+      // actions and conversions ones on the shop's visit log; older versions ignore it.
+      showColumns: 'visitors',
       format: 'JSON',
     });
     const answer = readJsonAnswer(
