@@ -16,7 +16,8 @@ const LOGIN_TOKEN_LIFETIME_MS = 24 * 3_600_000;
  * Umami's API as its OpenAPI description and official client (`@umami/api-client`) have it:
  * `GET {base}/websites/{websiteId}/active` with Cloud's `x-umami-api-key` or a self-hosted login's
  * Bearer token; `POST {base}/auth/login` with `{ username, password }` answers `{ token, user }`;
- * errors as `{ "error": { "code", "message", "status" } }`; Cloud allows 50 calls per 15 s.
+ * errors as `{ "error": { "message", "code", "status" } }` (src/lib/response.ts), a website the
+ * credential may not view, or that does not exist, 401; Cloud allows 50 calls per 15 s.
  * Three mounts, one per answer shape: `/sources/umami/api` (2.16+), `/sources/umami-2.15/api`,
  * `/sources/umami-1/api`.
  */
@@ -40,12 +41,12 @@ export class UmamiStandIn {
       app.get(`${base}/websites/:websiteId/active`, async (c) => {
         const imposed = await this.#state.imposed('umami', c);
         if (imposed) return imposed;
-        if (!this.#isAuthorised(c.req.header('x-umami-api-key'), bearerOf(c)))
-          return c.json(umamiError('unauthorized', 'Unauthorized.', 401), 401);
         const count = this.#state.countOf(c.req.param('websiteId'));
-        if (count === undefined) return c.json(umamiError('not-found', 'Not found.', 404), 404);
+        // Umami checks canViewWebsite, which is false for a website it does not know: 401, not 404.
+        if (!this.#isAuthorised(c.req.header('x-umami-api-key'), bearerOf(c)) || count === undefined)
+          return c.json(umamiError('unauthorized', 'Unauthorized', 401), 401);
         const rate = this.#state.takeRate('umami', 50, 15_000);
-        if (rate !== true) return c.json(umamiError('rate-limited', 'Too many requests.', 429), 429, { 'Retry-After': String(rate) });
+        if (rate !== true) return c.json(umamiError('too-many-requests', 'Too many requests', 429), 429, { 'Retry-After': String(rate) });
         return c.json(shape(count));
       });
     }
@@ -63,7 +64,7 @@ export class UmamiStandIn {
     try {
       body = (await request.json()) as typeof body;
     } catch {
-      return { body: umamiError('bad-request', 'Bad request.', 400), status: 400 };
+      return { body: umamiError('bad-request', 'Bad request', 400), status: 400 };
     }
     const { username, password } = STAND_IN_KEYS.umamiLogin;
     if (body?.username !== username || body?.password !== password) {
