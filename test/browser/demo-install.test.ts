@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
+import type { ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditAccessibility, describeViolations } from './support/axe.js';
 import { launchChromium } from './support/chromium.js';
+import { startDemoServer } from './support/demo-server.js';
 import { readWidgets } from './support/widget-probe.js';
 
 /**
@@ -14,7 +14,6 @@ import { readWidgets } from './support/widget-probe.js';
  * says to paste. Tag Manager itself is not run here (its sandbox is tested in
  * integrations/google-tag-manager/test/): the tag's fields become these two attributes.
  */
-const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 /** Known to the emulator, left out of the demo relay's config for a marketer to register. */
 const SMALL_SHOP = { id: 'small-shop', token: 'small-shop-token' } as const;
 const TABS = ['Shopify', 'WordPress', 'Tag Manager', 'Snippet'];
@@ -24,15 +23,7 @@ let browser: Browser;
 let origin: string;
 
 beforeAll(async () => {
-  // No file watcher: other work on this checkout must not reload the page under the test.
-  server = await createServer({
-    configFile: root('vite.config.ts'),
-    server: { port: 0, watch: null },
-    logLevel: 'warn',
-    clearScreen: false,
-  });
-  [browser] = await Promise.all([launchChromium(), server.listen()]);
-  origin = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
+  [browser, { server, origin }] = await Promise.all([launchChromium(), startDemoServer()]);
 });
 
 afterAll(async () => {

@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
+import type { ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collapseWhitespace, README_SCRIPT_URL, readmeSnippet } from '../support/readme-snippet.js';
 import { auditAccessibility, describeViolations } from './support/axe.js';
 import { launchChromium } from './support/chromium.js';
+import { startDemoServer } from './support/demo-server.js';
 import { SimulatedTime } from './support/simulated-time.js';
 import { brokenText, readWidgets, shownCount } from './support/widget-probe.js';
 
@@ -23,16 +24,7 @@ let browser: Browser;
 let origin: string;
 
 beforeAll(async () => {
-  // `npm start`'s server, from the same config. No file watcher: other work on this checkout must
-  // not reload the page under the test.
-  server = await createServer({
-    configFile: root('vite.config.ts'),
-    server: { port: 0, watch: null },
-    logLevel: 'warn',
-    clearScreen: false,
-  });
-  [browser] = await Promise.all([launchChromium(), server.listen()]);
-  origin = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
+  [browser, { server, origin }] = await Promise.all([launchChromium(), startDemoServer()]);
 });
 
 afterAll(async () => {
