@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RelayConfigError } from '../src/config.js';
 import { MemoryRegistrationStore } from '../src/registry/memory-registration-store.js';
+import { MAX_REGISTRATION_BODY_BYTES } from '../src/registry/registration-api.js';
 import { createRelay } from '../src/relay.js';
 import { defaultRelayConfig, OTHER_SHOP, type RelayHarness, SHOP, startRelayHarness } from './support/relay-harness.js';
 
@@ -113,7 +114,7 @@ describe('registering a website', () => {
     ['origins with paths', OWNED.token, { allowOrigins: ['https://a.example/shop'] }, {}, 400],
     ['origins that are not a list', OWNED.token, { allowOrigins: 'https://a.example' }, {}, 400],
     ['an hourly budget of zero', OWNED.token, { hourlyBudget: 0 }, {}, 400],
-    ['a body over 4 KB', OWNED.token, `{"allowOrigins":["${'x'.repeat(5_000)}"]}`, {}, 413],
+    ['a body over the cap', OWNED.token, `{"allowOrigins":["${'x'.repeat(MAX_REGISTRATION_BODY_BYTES)}"]}`, {}, 413],
   ])('refuses %s with a clear JSON error, stores nothing, asks nobody', async (_name, token, body, headers, status) => {
     const { harness, store } = await selfServing();
     const answer = await put(harness, OWNED.id, token, body, headers);
