@@ -21,10 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/**
- * `shoppers` browsers, each asking the relay every `pollSeconds` at its own offset, for `seconds`
- * of the shared clock; every answer must be a 200 with the stand-in's count.
- */
+/** A relay reading `source` alone, on the stand-ins' clock, with a budget that never refuses first. */
 function relayFor(source: Record<string, unknown>, interval = 60) {
   return createRelay({
     config: { upstream: 'https://unused.example', websites: [{ id: 'my-shop', source } as never], interval, hourlyBudget: 10_000 },
@@ -33,6 +30,10 @@ function relayFor(source: Record<string, unknown>, interval = 60) {
   });
 }
 
+/**
+ * `shoppers` browsers, each asking the relay every `pollSeconds` at its own offset, for `seconds`
+ * of the shared clock; how many answers came with each status.
+ */
 async function browse(
   relay: ReturnType<typeof createRelay>,
   { shoppers, seconds, pollSeconds = 60 }: { shoppers: number; seconds: number; pollSeconds?: number },
