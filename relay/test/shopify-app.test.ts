@@ -165,6 +165,14 @@ describe('the Shopify app on the relay', () => {
     expect((await relay.request(`/shopify/app?${sorted}&hmac=${'0'.repeat(64)}`)).status).toBe(401);
     const script = await relay.request('/shopify/app/admin.js');
     expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+    // Its script and settings API are named relative to the page, so behind a reverse proxy's prefix they stay the app's.
+    const behindPrefix = `https://proxy.example/relay/shopify/app?${sorted}&hmac=${hmac}`;
+    const scriptSource = /<script type="module" src="([^"]+)"/.exec(page.text)?.[1] ?? '';
+    const settingsPath = /data-settings="([^"]+)"/.exec(page.text)?.[1] ?? '';
+    expect([new URL(scriptSource, behindPrefix).href, new URL(settingsPath, behindPrefix).href]).toEqual([
+      'https://proxy.example/relay/shopify/app/admin.js',
+      'https://proxy.example/relay/shopify/app/settings',
+    ]);
   });
 });
 

@@ -9,7 +9,7 @@ export interface AdminPageOptions {
   readonly clientId: string;
   /** The shop Shopify signed the launch for: the only one that may frame the page. */
   readonly shop: string;
-  /** Where the page's script and its settings API are: beside the page's own path. */
+  /** The page's own path: its script and its settings API are below it. */
   readonly pagePath: string;
 }
 
@@ -59,6 +59,8 @@ export function themeEditorLinks(shop: string, clientId: string): { readonly add
 
 function adminPage({ clientId, shop, pagePath }: AdminPageOptions, nonce: string): string {
   const links = themeEditorLinks(shop, clientId);
+  // Relative to the page (`app/admin.js` from `/shopify/app`), so a relay behind a reverse proxy's path prefix serves them too.
+  const below = escapeHtml(pagePath.slice(pagePath.lastIndexOf('/') + 1));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -76,10 +78,10 @@ function adminPage({ clientId, shop, pagePath }: AdminPageOptions, nonce: string
   [data-state="error"] { color: #8e1f0b; }
   .hint { color: #616161; margin: 0.25rem 0 0; }
 </style>
-<script type="module" src="${escapeHtml(pagePath)}/admin.js"></script>
+<script type="module" src="${below}/admin.js"></script>
 </head>
 <body>
-<main data-settings="${escapeHtml(pagePath)}/settings">
+<main data-settings="${below}/settings">
 <h1>Live visitors</h1>
 <p>Shows your shop's real number of visitors right now beside your products. Enter your website's ID and API token from the realtime visitors service once: the token stays on the relay, encrypted, and never reaches your shop's pages.</p>
 <form>
