@@ -1,5 +1,6 @@
 import { ConfigError, describeValue, isPlainObject, reportUnknownFields } from '../../server-kit/config-checks.js';
 import { MAX_IDENTIFIER_LENGTH } from '../../src/contract/request.js';
+import rules from '../../src/contract/rules.json' with { type: 'json' };
 import {
   checkSelfServe,
   readBoolean,
@@ -48,10 +49,10 @@ export type RelayConfigInput = Pick<RelayConfig, 'upstream'> & Partial<Omit<Rela
 export const RELAY_DEFAULTS = Object.freeze({
   allowOrigins: Object.freeze([] as string[]),
   // The service's own client examples poll once a minute, and so does the widget.
-  interval: 60,
-  maxStale: 600,
+  interval: rules.defaultIntervalSeconds,
+  maxStale: rules.defaultMaxStaleSeconds,
   // The Free plan's hourly limit: a fresh install cannot overspend any plan.
-  hourlyBudget: 100,
+  hourlyBudget: rules.defaultHourlyBudget,
   store: 'memory',
   storePrefix: 'live-visitors-relay:',
   // Without the store no instance knows what the others spent: by default none asks alone, so the
@@ -66,9 +67,9 @@ export const CONFIG_LIMITS = Object.freeze({
   maxIdLength: MAX_IDENTIFIER_LENGTH,
   maxTokenLength: MAX_IDENTIFIER_LENGTH,
   maxWebsites: MAX_CONFIGURED_WEBSITES,
-  maxInterval: 3_600,
-  maxMaxStale: 7 * 24 * 3_600,
-  maxHourlyBudget: 1_000_000,
+  maxInterval: rules.relayMaxIntervalSeconds,
+  maxMaxStale: rules.relayMaxMaxStaleSeconds,
+  maxHourlyBudget: rules.relayMaxHourlyBudget,
   maxStorePrefixLength: 64,
   maxSecretLength: 256,
 });
