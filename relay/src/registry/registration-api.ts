@@ -2,14 +2,16 @@ import { FastResponse } from 'srvx';
 import { readCappedText } from '../../../server-kit/capped-body.js';
 import { isPlainObject } from '../../../server-kit/config-checks.js';
 import { errorResponse, type ResponseContext } from '../responses.js';
+import type { SourceSettings } from '../sources/source.js';
+import { readRequestedSource } from './registered-source.js';
 import type { Refusal, Registrations } from './registrations.js';
 
 /** `PUT`/`DELETE /api/v1/websites/{websiteId}`: the prefix before the id. */
 export const WEBSITES_PATH = '/api/v1/websites/';
-/** A registration's body is a few origins: anything larger is not one. */
-export const MAX_REGISTRATION_BODY_BYTES = 4 * 1024;
+/** A registration's body is a few origins and a source (a service account's JSON key is about 2.4 KB): anything larger is not one. */
+export const MAX_REGISTRATION_BODY_BYTES = 16 * 1024;
 const METHODS = 'PUT, DELETE';
-const BODY_FIELDS = ['allowOrigins', 'hourlyBudget'];
+const BODY_FIELDS = ['allowOrigins', 'hourlyBudget', 'source'];
 
 /**
  * The registration API: `PUT` registers or replaces (`201`/`200`, `{ websiteId, allowOrigins }`),
@@ -34,22 +36,28 @@ export async function answerRegistration(
       Allow: METHODS,
     });
   }
-  const token = readBearer(request.headers.get('authorization'));
-  if (token === null) {
-    return errorResponse(401, "Send the website's API token as Authorization: Bearer <token>; it proves the website is yours", context, {
-      'WWW-Authenticate': 'Bearer',
-    });
-  }
-  if (method === 'DELETE') {
-    const removed = await registrations.remove(websiteId, token, requester);
-    return removed.outcome === 'removed' ? new FastResponse(null, { status: 204, headers: NO_STORE }) : refused(removed, context);
-  }
   const body = await readBody(request);
   if ('error' in body) return errorResponse(body.status, body.error, context);
-  const registered = await registrations.register({ websiteId, token, requester, ...body.fields });
+  // A source's own key proves ownership instead of the token (issue 32): then no Authorization is needed.
+  const { source } = body.fields;
+  const token = readBearer(request.headers.get('authorization')) ?? (source === undefined ? null : '');
+  if (token === null) {
+    return errorResponse(
+      401,
+      "Send the website's API token as Authorization: Bearer <token> (or its source, with its key, in the body); it proves the website is yours",
+      context,
+      { 'WWW-Authenticate': 'Bearer' },
+    );
+  }
+  if (method === 'DELETE') {
+    const removed = await registrations.remove(websiteId, token, requester, source);
+    return removed.outcome === 'removed' ? new FastResponse(null, { status: 204, headers: NO_STORE }) : refused(removed, context);
+  }
+  const registered = await registrations.register({ websiteId, token: source === undefined ? token : '', requester, ...body.fields });
   if (registered.outcome === 'refused') return refused(registered, context);
-  const { allowOrigins } = registered.registration;
-  return new FastResponse(JSON.stringify({ websiteId, allowOrigins }), {
+  const { allowOrigins, source: shown } = registered.registration;
+  // Only the source's kind and public fields come back: never its key.
+  return new FastResponse(JSON.stringify(shown === null ? { websiteId, allowOrigins } : { websiteId, allowOrigins, source: shown }), {
     status: registered.outcome === 'created' ? 201 : 200,
     headers: { ...NO_STORE, 'Content-Type': 'application/json' },
   });
@@ -81,7 +89,9 @@ function readBearer(header: string | null): string | null {
   return match ? match[1]! : null;
 }
 
-type Body = { fields: { allowOrigins?: readonly string[] | null; hourlyBudget?: number } } | { status: 400 | 413; error: string };
+type Body =
+  | { fields: { allowOrigins?: readonly string[] | null; hourlyBudget?: number; source?: SourceSettings } }
+  | { status: 400 | 413; error: string };
 
 /** Nothing, or a JSON object of the known fields; the registry checks their values. */
 async function readBody(request: Request): Promise<Body> {
@@ -98,12 +108,15 @@ async function readBody(request: Request): Promise<Body> {
     return { status: 400, error: 'The body must be a JSON object like { "allowOrigins": ["https://shop.example"] }' };
   const unknown = Object.keys(json).filter((field) => !BODY_FIELDS.includes(field));
   if (unknown.length > 0) {
-    return { status: 400, error: `Unknown field(s) ${unknown.slice(0, 4).join(', ')}: the body takes ${BODY_FIELDS.join(' and ')}` };
+    return { status: 400, error: `Unknown field(s) ${unknown.slice(0, 4).join(', ')}: the body takes ${BODY_FIELDS.join(', ')}` };
   }
   const { allowOrigins, hourlyBudget } = json;
   if (allowOrigins !== undefined && allowOrigins !== null && !Array.isArray(allowOrigins)) {
     return { status: 400, error: 'allowOrigins must be a list of origins like ["https://shop.example"], or null for any origin' };
   }
   if (hourlyBudget !== undefined && typeof hourlyBudget !== 'number') return { status: 400, error: 'hourlyBudget must be a whole number' };
-  return { fields: { allowOrigins: allowOrigins as string[] | null | undefined, hourlyBudget } };
+  const fields = { allowOrigins: allowOrigins as string[] | null | undefined, hourlyBudget };
+  if (json.source === undefined) return { fields };
+  const source = readRequestedSource(json.source);
+  return 'message' in source ? { status: 400, error: source.message } : { fields: { ...fields, source: source.source } };
 }

@@ -16,11 +16,12 @@ export function isToken(value: string): boolean {
   return value.length <= MAX_IDENTIFIER_LENGTH && BEARER_TOKEN_SYNTAX.test(value);
 }
 
-export function checkRequest({ websiteId, token, allowOrigins, hourlyBudget }: RegistrationRequest): Refusal | null {
+export function checkRequest({ websiteId, token, allowOrigins, hourlyBudget, source }: RegistrationRequest): Refusal | null {
   if (!isWebsiteId(websiteId)) {
     return refusal(400, `The website ID must be 1 to ${MAX_IDENTIFIER_LENGTH} printable characters without spaces`);
   }
-  if (!isToken(token)) return refusal(400, TOKEN_SHAPE);
+  // A source carries its own key, checked with it: the token is then empty.
+  if (source === undefined && !isToken(token)) return refusal(400, TOKEN_SHAPE);
   if (allowOrigins !== undefined && allowOrigins !== null && !isOriginList(allowOrigins)) {
     return refusal(
       400,

@@ -1,10 +1,12 @@
 import { isPlainObject } from '../../../server-kit/config-checks.js';
 import { isOrigin, SHOPIFY_SHOP_SYNTAX } from '../config.js';
+import { readPublicSource } from './registered-source.js';
 import type { RegistrationView } from './registrations.js';
 import type { SealedToken } from './token-cipher.js';
 
 /** A registration as a store keeps it: everything an owner sees, and the token encrypted. */
 export interface RegistrationRecord extends RegistrationView {
+  /** The token, or a source's secrets as one JSON text, sealed the same way. */
   readonly token: SealedToken;
   /** When it was written (ms since the epoch), for owners and backups. */
   readonly savedAtMs: number;
@@ -21,8 +23,8 @@ const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 /** A 96-bit IV in base64. */
 const IV_LENGTH = 16;
-/** Ciphertext of a token of at most 256 characters with its tag, in base64, with room. */
-const MAX_SEALED_LENGTH = 512;
+/** Ciphertext of a source's secrets (a service account's JSON key is the longest, within the registration body's cap) with its tag, in base64, with room. */
+const MAX_SEALED_LENGTH = 32_768;
 
 /**
  * A stored registration, checked: the record of `websiteId` with every field in bounds, or null
@@ -32,6 +34,9 @@ const MAX_SEALED_LENGTH = 512;
 export function readRegistrationRecord(raw: unknown, websiteId: string): RegistrationRecord | null {
   if (!isPlainObject(raw) || raw.websiteId !== websiteId) return null;
   const { allowOrigins, hourlyBudget, tokenEnding, shop, token, savedAtMs } = raw;
+  // Absent in records written before sources: the contract's service.
+  const source = raw.source === undefined || raw.source === null ? null : readPublicSource(raw.source);
+  if (source === null && raw.source !== undefined && raw.source !== null) return null;
   if (!(allowOrigins === null || isOriginList(allowOrigins))) return null;
   if (!Number.isSafeInteger(hourlyBudget) || (hourlyBudget as number) < 1 || (hourlyBudget as number) > MAX_WEBSITE_HOURLY_BUDGET)
     return null;
@@ -46,6 +51,7 @@ export function readRegistrationRecord(raw: unknown, websiteId: string): Registr
     hourlyBudget: hourlyBudget as number,
     tokenEnding,
     shop: shop as string | null,
+    source,
     token: sealed,
     savedAtMs: savedAtMs as number,
   };
@@ -68,6 +74,6 @@ export function isOriginList(value: unknown): value is readonly string[] {
 
 /** What an owner may see: the record without its encrypted token. */
 export function viewOf(record: RegistrationRecord): RegistrationView {
-  const { websiteId, allowOrigins, hourlyBudget, tokenEnding, shop } = record;
-  return { websiteId, allowOrigins, hourlyBudget, tokenEnding, shop };
+  const { websiteId, allowOrigins, hourlyBudget, tokenEnding, shop, source } = record;
+  return { websiteId, allowOrigins, hourlyBudget, tokenEnding, shop, source };
 }

@@ -1,3 +1,6 @@
+import type { SourceSettings } from '../sources/source.js';
+import type { PublicSource } from './registered-source.js';
+
 /**
  * Websites registered at run time by their owners (`selfServe: true`), with the token as the only
  * proof of ownership: there are no accounts. The relay's `PUT`/`DELETE /api/v1/websites/{id}`,
@@ -11,8 +14,11 @@ export interface Registrations {
    * stored when it is refused for any reason.
    */
   register(request: RegistrationRequest): Promise<RegisterOutcome>;
-  /** Removes a registration, given the stored token or one the service accepts now. */
-  remove(websiteId: string, token: string, requester: string): Promise<RemoveOutcome>;
+  /**
+   * Removes a registration, given the stored token or one the service accepts now. A source's
+   * registration: its API key as `token`, or the source sent whole (`token` empty), stored or accepted now for the same site.
+   */
+  remove(websiteId: string, token: string, requester: string, source?: SourceSettings): Promise<RemoveOutcome>;
   /** What an owner may see of a registration: never more of the token than its last four characters. Null when not registered. */
   read(websiteId: string): Promise<RegistrationView | null>;
   /**
@@ -37,6 +43,8 @@ export interface RegistrationRequest {
   readonly hourlyBudget?: number;
   /** Who asks, for the per-requester limit of `registrationsPerHour`: the client's address, or `shop:{domain}` for the Shopify app. */
   readonly requester: string;
+  /** Where the count comes from when not the contract's service (issue 32): its secrets prove ownership instead of `token`, which is then empty. */
+  readonly source?: SourceSettings;
 }
 
 /** A registration as its owner may see it. */
@@ -45,8 +53,10 @@ export interface RegistrationView {
   /** Null: any origin. */
   readonly allowOrigins: readonly string[] | null;
   readonly hourlyBudget: number;
-  /** The token's last four characters, so an owner can tell which token is saved. */
+  /** The token's last four characters, so an owner can tell which token is saved (a source's API key's; empty for a password or a JSON key). */
   readonly tokenEnding: string;
+  /** The source's kind and fields without its secrets; null: the contract's service. */
+  readonly source: PublicSource | null;
   /** The Shopify shop it is bound to, if any. */
   readonly shop: string | null;
 }

@@ -1,8 +1,19 @@
 import type { RealtimeReport } from '../../../src/contract/report.js';
 import { type RelayConfig, type RelayedWebsite, relayedWebsite } from '../config.js';
+import type { SourceSettings } from '../sources/source.js';
 import type { BudgetDecision } from '../store/relay-store.js';
 import type { UpstreamResult } from '../upstream.js';
 import { AttemptLimits } from './attempt-limits.js';
+import {
+  describeSite,
+  isSameSite,
+  joinedSource,
+  publicPart,
+  secretEnding,
+  secretPart,
+  secretTexts,
+  withBearerKey,
+} from './registered-source.js';
 import { checkRequest, configured, isToken, isWebsiteId, refusal, storeDown, TOKEN_SHAPE, WRONG_TOKEN } from './registration-checks.js';
 import { DEFAULT_WEBSITE_HOURLY_BUDGET, type RegistrationRecord, readRegistrationRecord, viewOf } from './registration-record.js';
 import type { RegistrationStore } from './registration-store.js';
@@ -139,8 +150,8 @@ export class WebsiteRegistry implements Registrations {
   async #adopt(record: RegistrationRecord): Promise<RegisteredWebsite> {
     let entry: RegisteredWebsite;
     try {
-      const token = await this.#parts.cipher.open(record.websiteId, record.token);
-      entry = { record, website: relayedWebsite(record.websiteId, token), unreadable: null };
+      const secret = await this.#parts.cipher.open(record.websiteId, record.token);
+      entry = { record, website: this.#websiteOf(record, secret), unreadable: null };
     } catch (error) {
       const why = error instanceof UnreadableToken ? error.message : 'it does not decrypt';
       this.#parts.log(
@@ -154,6 +165,14 @@ export class WebsiteRegistry implements Registrations {
     if (record.shop) this.#shops.set(record.shop, record.websiteId);
     this.#parts.onChange(record.websiteId, entry);
     return entry;
+  }
+
+  /** The website a record and its opened secret make; `UnreadableToken` when a source's secrets no longer make a source. */
+  #websiteOf(record: RegistrationRecord, secret: string): RelayedWebsite {
+    if (record.source === null) return relayedWebsite(record.websiteId, secret);
+    const source = joinedSource(record.source, secret);
+    if (source === null) throw new UnreadableToken(`its ${record.source.kind} source no longer reads as one`);
+    return relayedWebsite(record.websiteId, '', undefined, source);
   }
 
   #forget(websiteId: string): void {
@@ -180,9 +199,15 @@ export class WebsiteRegistry implements Registrations {
         `This relay holds its maximum of ${this.#parts.config.maxWebsites} websites; ask its operator to raise maxWebsites`,
       );
     }
-    const checked = await this.#checkWithService(websiteId, token);
+    if (existing && !isSameOwnership(existing, request.source)) {
+      return refusal(
+        409,
+        `"${websiteId}" is registered for ${existing.source ? describeSite(existing.source) : "the realtime API's website"}: remove it first (DELETE with its key), then register it again`,
+      );
+    }
+    const checked = await this.#checkWithService(websiteId, token, request.source);
     if (checked.outcome === 'refused') return checked;
-    const record = await this.#sealed(websiteId, token, {
+    const record = await this.#sealed(websiteId, token, request.source, {
       allowOrigins: request.allowOrigins ?? null,
       hourlyBudget: request.hourlyBudget ?? DEFAULT_WEBSITE_HOURLY_BUDGET,
       shop: existing ? existing.shop : null,
@@ -198,17 +223,20 @@ export class WebsiteRegistry implements Registrations {
     return { outcome: existing ? 'replaced' : 'created', registration: viewOf(record) };
   }
 
-  async remove(websiteId: string, token: string, requester: string): Promise<RemoveOutcome> {
+  async remove(websiteId: string, token: string, requester: string, source?: SourceSettings): Promise<RemoveOutcome> {
     if (this.#staticIds.has(websiteId)) return configured(websiteId);
-    if (!isWebsiteId(websiteId) || !isToken(token)) return refusal(400, TOKEN_SHAPE);
+    if (!isWebsiteId(websiteId) || (source === undefined && !isToken(token))) return refusal(400, TOKEN_SHAPE);
     const existing = await this.#storedRecord(websiteId);
     if (existing === 'down') return storeDown();
     if (!existing) return refusal(404, `No website "${websiteId}" is registered on this relay`);
-    if (!(await this.#holdsStoredToken(existing, token))) {
+    const stored = await this.#storedSource(existing);
+    if (!(await this.#holdsStoredToken(existing, token, stored, source))) {
       // An owner who rotated the token proves ownership with the new one, which the service accepts now.
+      const proof = proofToCheck(existing, token, stored, source);
+      if (proof === null) return refusal(401, WRONG_TOKEN);
       const limited = await this.#attempts.take(requester);
       if (limited) return limited;
-      const checked = await this.#checkWithService(websiteId, token);
+      const checked = await this.#checkWithService(websiteId, token, proof.source);
       if (checked.outcome === 'refused') return checked.status === 404 || checked.status === 401 ? refusal(401, WRONG_TOKEN) : checked;
     }
     return this.#removeRecord(websiteId);
@@ -235,7 +263,8 @@ export class WebsiteRegistry implements Registrations {
     // A write re-encrypts under the newest key, as every write does.
     const entry = this.#entries.get(websiteId);
     if (entry?.website && existing.token.keyId !== this.#parts.cipher.currentKeyId) {
-      record = { ...record, token: await this.#parts.cipher.seal(websiteId, entry.website.token) };
+      const { token, source } = entry.website;
+      record = { ...record, token: await this.#parts.cipher.seal(websiteId, source ? secretPart(source) : token) };
     }
     try {
       await this.#parts.store.put(record);
@@ -281,7 +310,29 @@ export class WebsiteRegistry implements Registrations {
     }
   }
 
-  async #holdsStoredToken(record: RegistrationRecord, token: string): Promise<boolean> {
+  /** A source registration's stored source, decrypted; null for a token registration or one that does not decrypt. */
+  async #storedSource(record: RegistrationRecord): Promise<SourceSettings | null> {
+    if (record.source === null) return null;
+    try {
+      return joinedSource(record.source, await this.#parts.cipher.open(record.websiteId, record.token));
+    } catch {
+      return null;
+    }
+  }
+
+  /** The token (or a source's API key as a Bearer, or a source sent whole) is the stored one. */
+  async #holdsStoredToken(
+    record: RegistrationRecord,
+    token: string,
+    stored: SourceSettings | null,
+    source: SourceSettings | undefined,
+  ): Promise<boolean> {
+    if (record.source !== null) {
+      if (stored === null) return false;
+      if (source !== undefined) return isSameSite(record.source, publicPart(source)) && sameText(secretPart(stored), secretPart(source));
+      return secretTexts(stored).some((secret) => sameText(secret, token));
+    }
+    if (source !== undefined) return false;
     try {
       return sameText(await this.#parts.cipher.open(record.websiteId, record.token), token);
     } catch {
@@ -292,19 +343,26 @@ export class WebsiteRegistry implements Registrations {
   async #sealed(
     websiteId: string,
     token: string,
+    source: SourceSettings | undefined,
     fields: Pick<RegistrationRecord, 'allowOrigins' | 'hourlyBudget' | 'shop'>,
   ): Promise<RegistrationRecord> {
+    // A source's secrets are sealed as one text, under the same key and with the same website id as a token.
     return {
       websiteId,
       ...fields,
-      tokenEnding: token.slice(-4),
-      token: await this.#parts.cipher.seal(websiteId, token),
+      tokenEnding: source ? secretEnding(source) : token.slice(-4),
+      source: source ? publicPart(source) : null,
+      token: await this.#parts.cipher.seal(websiteId, source ? secretPart(source) : token),
       savedAtMs: Date.now(),
     };
   }
 
   /** One request to the service, within the relay's budget: only a valid report for exactly this website passes. */
-  async #checkWithService(websiteId: string, token: string): Promise<{ outcome: 'checked'; report: RealtimeReport } | Refusal> {
+  async #checkWithService(
+    websiteId: string,
+    token: string,
+    source?: SourceSettings,
+  ): Promise<{ outcome: 'checked'; report: RealtimeReport } | Refusal> {
     const { takeRelayBudget, fetchReport, now } = this.#parts;
     let decision: BudgetDecision;
     try {
@@ -315,14 +373,19 @@ export class WebsiteRegistry implements Registrations {
     if (!decision.taken) {
       return refusal(503, "This relay's hourly budget of upstream requests is spent; try again later", decision.nextRoomAtMs - now());
     }
-    const result = await fetchReport(relayedWebsite(websiteId, token));
+    const result = await fetchReport(source ? relayedWebsite(websiteId, '', undefined, source) : relayedWebsite(websiteId, token));
     if ('report' in result) return { outcome: 'checked', report: result.report };
     const { kind, status } = result.failure;
     switch (kind) {
       case 'unauthorized':
-        return refusal(401, WRONG_TOKEN);
+        return refusal(401, source ? wrongSourceKey(source) : WRONG_TOKEN);
       case 'not-found':
-        return refusal(404, `The analytics service does not know a website "${websiteId}": check the website ID`);
+        return refusal(
+          404,
+          source
+            ? `${source.kind} does not know the ${describeSite(publicPart(source))}: check its site id`
+            : `The analytics service does not know a website "${websiteId}": check the website ID`,
+        );
       case 'timeout':
         return refusal(504, `The analytics service did not answer in time; nothing was stored. Try again`);
       default:
@@ -332,6 +395,33 @@ export class WebsiteRegistry implements Registrations {
         );
     }
   }
+}
+
+/**
+ * Whether a registration may replace the stored one: the same kind of proof for the same site, so
+ * the service's answer to the new key proves ownership of what is stored. A token proves its
+ * website at the contract's service; a source, its own site at its own service.
+ */
+function isSameOwnership(existing: RegistrationRecord, source: SourceSettings | undefined): boolean {
+  if (existing.source === null || source === undefined) return existing.source === null && source === undefined;
+  return isSameSite(existing.source, publicPart(source));
+}
+
+/** What to ask the service to prove a removal with a key that is not the stored one; null when nothing can. */
+function proofToCheck(
+  existing: RegistrationRecord,
+  token: string,
+  stored: SourceSettings | null,
+  source: SourceSettings | undefined,
+): { source?: SourceSettings } | null {
+  if (existing.source === null) return source === undefined ? {} : null;
+  if (source !== undefined) return isSameSite(existing.source, publicPart(source)) ? { source } : null;
+  const rotated = stored === null ? null : withBearerKey(stored, token);
+  return rotated === null ? null : { source: rotated };
+}
+
+function wrongSourceKey(source: SourceSettings): string {
+  return `${source.kind} refused this key for the ${describeSite(publicPart(source))}: copy the key again from its settings`;
 }
 
 function sameRecord(a: RegistrationRecord, b: RegistrationRecord): boolean {
