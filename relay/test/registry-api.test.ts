@@ -269,6 +269,16 @@ describe('a record that does not decrypt', () => {
   });
 });
 
+describe('a relay without selfServe', () => {
+  it('has no owner page and no registration API: both are the usual 404, and nothing reaches the service', async () => {
+    current = await startRelayHarness();
+    expect((await current.request('/')).status).toBe(404);
+    expect((await current.request('/owner.js')).status).toBe(404);
+    expect((await put(current, OWNED.id, OWNED.token)).status).toBe(404);
+    expect(current.upstreamCalls).toHaveLength(0);
+  });
+});
+
 describe('where registrations are kept', () => {
   it('refuses memory with selfServe, saying why, unless the config says registrations may be lost', () => {
     const config = { ...defaultRelayConfig('https://analytics.example'), selfServe: true, encryptionKeys: TEST_KEYS };
