@@ -42,7 +42,7 @@ describe("Google's @google-analytics/data client against the GA4 stand-in", () =
     // The relay's own service-account flow gets the token (Google's gtoken always posts to Google, whatever the key's token_uri says).
     const token = await fetchAccessToken(
       ga4.credentials,
-      sourceCall({ fetch, now: server.time.now, timeoutMs: 5_000, redactor: new Redactor([]) }, []),
+      sourceCall({ fetch, now: server.time.now, timeoutMs: 5_000, redactor: new Redactor([]) }, new Redactor([])),
     );
     if ('failure' in token) throw new Error(token.failure.reason);
     const authClient = new OAuth2Client();

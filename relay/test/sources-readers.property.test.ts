@@ -90,7 +90,7 @@ describe.each(SOURCE_KINDS)('%s: any answer is a bounded count the body holds, o
         const definition = SOURCE_DEFINITIONS[kind];
         const call = sourceCall(
           { fetch, now: () => 1.7e12, timeoutMs: 1_000, redactor: new Redactor([]) },
-          definition.secrets(settings[kind]),
+          new Redactor(definition.secrets(settings[kind])),
         );
         const reading = await definition.read(settings[kind], call, kept);
         if ('count' in reading) {

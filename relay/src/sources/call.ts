@@ -3,21 +3,26 @@ import { Redactor } from '../redaction.js';
 import type { FetchFunction } from '../upstream.js';
 import type { SourceCall } from './source.js';
 
-/** A redactor that also knows a source's secrets, then hands the text to the relay's for the rest. */
+/** The relay's redactor after a source's own: either may know a secret the other does not. */
 class SourceRedactor extends Redactor {
+  readonly #own: Redactor;
   readonly #relay: Redactor;
 
-  constructor(secrets: readonly string[], relay: Redactor) {
-    super(secrets);
+  constructor(own: Redactor, relay: Redactor) {
+    super([]);
+    this.#own = own;
     this.#relay = relay;
   }
 
   override clean(text: string): string {
-    return this.#relay.clean(super.clean(text));
+    return this.#relay.clean(this.#own.clean(text));
   }
 }
 
-/** The relay's means for one read of a source, redacting the relay's secrets and `secrets`. */
+/**
+ * The relay's means for one read of a source, redacting the relay's secrets and the source's
+ * (`secrets`: built once per source, as a service-account key's many forms make a large pattern).
+ */
 export function sourceCall(
   parts: {
     readonly fetch: FetchFunction;
@@ -26,15 +31,15 @@ export function sourceCall(
     readonly timers?: After;
     readonly redactor: Redactor;
   },
-  secrets: readonly string[],
+  secrets: Redactor,
 ): SourceCall {
-  const redactor = secrets.length === 0 ? parts.redactor : new SourceRedactor(secrets, parts.redactor);
+  const redactor = new SourceRedactor(secrets, parts.redactor);
   return {
     fetch: parts.fetch,
     now: parts.now,
     timeoutMs: parts.timeoutMs,
     timers: parts.timers,
     redactor,
-    withSecrets: (...more) => sourceCall({ ...parts, redactor }, more),
+    withSecrets: (...more) => sourceCall({ ...parts, redactor }, new Redactor(more)),
   };
 }

@@ -1,14 +1,16 @@
 import { RollingHourLimit } from '../../../server-kit/rolling-hour.js';
 import { CONTRACT_WINDOW_MINUTES, type RealtimeReport } from '../../../src/contract/report.js';
 import type { RelayedWebsite } from '../config.js';
+import { Redactor } from '../redaction.js';
 import { fetchUpstreamReport, type UpstreamFailure, type UpstreamRequest } from '../upstream.js';
 import { sourceCall } from './call.js';
 import { SOURCE_DEFINITIONS } from './kinds.js';
 import type { SourceSettings } from './source.js';
 
-/** What a source keeps between reads: its own request budget, and what its kind keeps (a login, an access token). */
+/** What a source keeps between reads: its own request budget, its secrets' redactor, and what its kind keeps (a login, an access token). */
 interface SourceState {
   readonly budget: RollingHourLimit;
+  readonly secrets: Redactor;
   lastAskedAtMs: number;
   readonly kept: Map<string, unknown>;
 }
@@ -39,7 +41,7 @@ export async function fetchWebsiteReport(request: WebsiteReportRequest): Promise
   if (refused) return { failure: refused };
   const call = sourceCall(
     { fetch: request.fetch, now: request.now, timeoutMs: request.timeoutMs, timers: request.timers, redactor: request.redactor },
-    definition.secrets(source),
+    state.secrets,
   );
   const reading = await definition.read(source, call, state.kept);
   if ('failure' in reading) return reading;
@@ -57,7 +59,12 @@ export async function fetchWebsiteReport(request: WebsiteReportRequest): Promise
 function stateOf(source: SourceSettings): SourceState {
   let state = states.get(source);
   if (!state) {
-    state = { budget: new RollingHourLimit(source.hourlyBudget), lastAskedAtMs: Number.NEGATIVE_INFINITY, kept: new Map() };
+    state = {
+      budget: new RollingHourLimit(source.hourlyBudget),
+      secrets: new Redactor(SOURCE_DEFINITIONS[source.kind].secrets(source)),
+      lastAskedAtMs: Number.NEGATIVE_INFINITY,
+      kept: new Map(),
+    };
     states.set(source, state);
   }
   return state;
