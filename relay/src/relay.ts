@@ -12,6 +12,7 @@ import { answerRegistration, WEBSITES_PATH } from './registry/registration-api.j
 import type { RegistrationStore } from './registry/registration-store.js';
 import type { Registrations } from './registry/registrations.js';
 import { SelfServe } from './registry/self-serve.js';
+import { WebsiteRedactor } from './registry/website-redactor.js';
 import {
   cacheControl,
   errorResponse,
@@ -177,7 +178,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
       : null;
   const clientAddress = options.clientAddress ?? ((request: Request) => (request as { ip?: string }).ip);
   function withSecret(token: string): Redactor {
-    return new Redactor([...tokens, config.shopifyAppSecret, ...config.encryptionKeys, token]);
+    return new WebsiteRedactor(redactor, token);
   }
 
   // Hand-written, not on Hono: this is the cached path `npm run bench` measures, kept free of routing
