@@ -87,6 +87,13 @@ describe.each(KINDS)("%s: each failure of the service is one of the relay's kind
     if (expected === 'rate-limited') expect(result).toHaveProperty('failure.retryAfterMs', 120_000);
   });
 
+  it("a redirect is no answer, and the advice names the source's base (not upstream)", async () => {
+    server.standIns.state.impose(kind, { status: 301, body: '', headers: { Location: 'https://elsewhere.example/' } });
+    const result = await readOnce(kind);
+    expect(result).toHaveProperty('failure.kind', 'invalid-response');
+    expect(result).toHaveProperty('failure.reason', expect.stringMatching(/^answered 301: set this website's source base/));
+  });
+
   it('no answer within the timeout is a timeout', async () => {
     server.standIns.state.impose(kind, { status: 200, body: '1', delayMs: 1_500 });
     expect(await readOnce(kind, 300)).toHaveProperty('failure.kind', 'timeout');

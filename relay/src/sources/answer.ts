@@ -7,10 +7,11 @@ import type { SourceCall } from './source.js';
  */
 export const MAX_COUNT = 100_000_000;
 
-/** What to check when the service refuses a source's request, in place of the contract's advice about tokens. */
+/** What to check when the service refuses a source's request, in place of the contract's advice about its token, id and upstream. */
 const SOURCE_ADVICE = {
   unauthorized: "check this website's source credentials (the key, and its access to the site)",
   'not-found': "check this website's source site id",
+  redirect: "set this website's source base to the final URL, the relay does not follow redirects",
 } as const;
 
 /** A service's answer read as JSON, or the failure it is: an error status, a page instead of data, a body that is not JSON. */
@@ -22,7 +23,8 @@ export function readJsonAnswer(
   const { response, body } = exchanged;
   if (!response.ok) {
     const failure = statusFailure(response, body, call.now(), call.redactor);
-    const fix = SOURCE_ADVICE[failure.kind as keyof typeof SOURCE_ADVICE];
+    const isRedirect = response.status >= 300 && response.status < 400;
+    const fix = isRedirect ? SOURCE_ADVICE.redirect : SOURCE_ADVICE[failure.kind as keyof typeof SOURCE_ADVICE];
     return { failure: fix ? { ...failure, reason: `answered ${response.status}: ${fix}` } : failure };
   }
   // A proxy's or the service's login page answers 200 too: it is no count.
