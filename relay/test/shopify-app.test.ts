@@ -117,7 +117,7 @@ describe('the Shopify app on the relay', () => {
     ['a body that is not JSON', SHOP, 'PUT', '{"websiteId":', 400, /must be JSON/],
     ['no token', SHOP, 'PUT', { websiteId: OWNED.id }, 400, /Enter the API token/],
     ['an extra field', SHOP, 'PUT', { websiteId: OWNED.id, token: OWNED.token, shop: OTHER }, 400, /only websiteId and token/],
-    ['a body over 4 KiB', SHOP, 'PUT', { websiteId: OWNED.id, token: 'x'.repeat(5000) }, 413, /at most 4096 bytes/],
+    ['a body over 16 KiB', SHOP, 'PUT', { websiteId: OWNED.id, token: 'x'.repeat(17_000) }, 413, /at most 16384 bytes/],
     ['a method of neither', SHOP, 'DELETE', undefined, 405, /Allowed: GET, PUT/],
   ])('%s: a clear JSON error, nothing stored', async (_name, shop, method, body, status, message) => {
     const { relay, store } = await app();

@@ -1,10 +1,12 @@
 import { readCappedText } from '../../../server-kit/capped-body.js';
+import { type PublicSource, readRequestedSource } from '../registry/registered-source.js';
 import type { Refusal, Registrations } from '../registry/registrations.js';
+import type { SourceSettings } from '../sources/source.js';
 import { jsonResponse } from './json-response.js';
 import type { SessionTokenVerifier } from './session-token.js';
 
-/** `{ "websiteId", "token" }` is well under a kilobyte. */
-const MAX_SETTINGS_BYTES = 4_096;
+/** `{ "websiteId", "token" }` is well under a kilobyte; a source with a service account's JSON key about 3. */
+const MAX_SETTINGS_BYTES = 16_384;
 
 /** The count the relay serves for a website right now, or why there is none, in words. */
 export type LiveCount = { readonly count: number; readonly timestamp: string; readonly windowMinutes: number } | { readonly error: string };
@@ -20,6 +22,8 @@ export interface SettingsApiOptions {
 export interface ShopSettings {
   readonly websiteId: string | null;
   readonly tokenEnding: string | null;
+  /** The source's kind and public fields (never its key); null: the contract's service; absent when nothing is saved. */
+  readonly source?: PublicSource | null;
   readonly live: LiveCount | null;
 }
 
@@ -52,6 +56,7 @@ async function current(shop: string, options: SettingsApiOptions): Promise<Respo
   return jsonResponse(200, {
     websiteId: registration.websiteId,
     tokenEnding: registration.tokenEnding,
+    source: registration.source,
     live: await options.liveCount(registration.websiteId),
   } satisfies ShopSettings);
 }
@@ -68,12 +73,13 @@ async function save(request: Request, shop: string, options: SettingsApiOptions)
   return jsonResponse(200, {
     websiteId: bound.registration.websiteId,
     tokenEnding: bound.registration.tokenEnding,
+    source: bound.registration.source,
     live: await options.liveCount(bound.registration.websiteId),
   } satisfies ShopSettings);
 }
 
-/** `{ "websiteId": string, "token": string }` and nothing else, or what is wrong with it. */
-function readSettings(text: string): { websiteId: string; token: string } | string {
+/** `{ "websiteId": string, "token": string }` or `{ "websiteId", "source" }` (issue 32) and nothing else, or what is wrong with it. */
+function readSettings(text: string): { websiteId: string; token: string; source?: SourceSettings } | string {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -82,9 +88,14 @@ function readSettings(text: string): { websiteId: string; token: string } | stri
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return 'The settings must be a JSON object: { "websiteId": "…", "token": "…" }';
-  const { websiteId, token, ...rest } = value as Record<string, unknown>;
-  if (Object.keys(rest).length > 0) return 'The settings take only websiteId and token';
+  const { websiteId, token, source, ...rest } = value as Record<string, unknown>;
+  if (Object.keys(rest).length > 0) return 'The settings take only websiteId and token (or a source in place of the token)';
   if (typeof websiteId !== 'string' || websiteId.trim() === '') return 'Enter the website ID';
+  if (source !== undefined) {
+    // The source's own key proves the site is the shop's, as the token does for the realtime API.
+    const read = readRequestedSource(source);
+    return 'message' in read ? read.message : { websiteId: websiteId.trim(), token: '', source: read.source };
+  }
   if (typeof token !== 'string' || token.trim() === '') return 'Enter the API token';
   return { websiteId: websiteId.trim(), token: token.trim() };
 }
