@@ -65,6 +65,16 @@ describe("Google's @google-analytics/data client against the GA4 stand-in", () =
     expect(protos.google.analytics.data.v1beta.RunRealtimeReportRequest.toObject(message)).toEqual(sent);
   });
 
+  it('the token endpoint refuses an assertion that is not base64url with 400 invalid_grant, as Google does (no crash)', async () => {
+    const answer = await server.request('/sources/ga4/token', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: '!!!.***.%%%' }).toString(),
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.text)).toMatchObject({ error: 'invalid_grant' });
+  });
+
   it('an unknown property is PERMISSION_DENIED (403), as Google answers it', async () => {
     await expect((await client()).runRealtimeReport({ ...GA4_REQUEST, property: 'properties/999' })).rejects.toMatchObject({
       code: 403,

@@ -97,15 +97,23 @@ export class Ga4StandIn {
     const [header, claims, signature] = assertion.split('.');
     if (!header || !claims || !signature) return 'Invalid JWT: Token must be a short-lived token and in a reasonable timeframe.';
     const account = await this.#serviceAccount();
-    const signed = await crypto.subtle.verify(
-      'RSASSA-PKCS1-v1_5',
-      account.key,
-      fromBase64url(signature),
-      new TextEncoder().encode(`${header}.${claims}`),
-    );
-    if (!signed) return 'Invalid JWT Signature.';
-    const head = JSON.parse(new TextDecoder().decode(fromBase64url(header))) as { alg?: unknown };
-    const body = JSON.parse(new TextDecoder().decode(fromBase64url(claims))) as Record<string, unknown>;
+    let head: { alg?: unknown };
+    let body: Record<string, unknown>;
+    try {
+      const signed = await crypto.subtle.verify(
+        'RSASSA-PKCS1-v1_5',
+        account.key,
+        fromBase64url(signature),
+        new TextEncoder().encode(`${header}.${claims}`),
+      );
+      if (!signed) return 'Invalid JWT Signature.';
+      head = JSON.parse(new TextDecoder().decode(fromBase64url(header))) as typeof head;
+      body = JSON.parse(new TextDecoder().decode(fromBase64url(claims))) as typeof body;
+    } catch {
+      // Not base64url, or not JSON: Google refuses such an assertion as it refuses a bad one, with a 400.
+      return 'Invalid JWT: Token must be a short-lived token and in a reasonable timeframe.';
+    }
+    if (typeof head !== 'object' || head === null || typeof body !== 'object' || body === null) return 'Invalid JWT: not a JWT.';
     const nowS = this.#state.now() / 1000;
     if (head.alg !== 'RS256') return 'Invalid JWT: alg must be RS256.';
     if (body.iss !== account.email) return 'Invalid JWT: iss is not the service account.';
