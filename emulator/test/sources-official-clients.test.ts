@@ -35,19 +35,23 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe("Google's @google-analytics/data client against the GA4 stand-in", () => {
-  async function client(): Promise<BetaAnalyticsDataClient> {
+  /** The relay's own service-account flow gets the token (Google's gtoken always posts to Google, whatever the key's token_uri says). */
+  async function accessToken(): Promise<string> {
     const { ga4 } = (await (await fetch(`${server.url}/__emulator/sources/${DEMO.websiteId}`)).json()) as {
       ga4: { credentials: ServiceAccountKey };
     };
-    // The relay's own service-account flow gets the token (Google's gtoken always posts to Google, whatever the key's token_uri says).
     const token = await fetchAccessToken(
       ga4.credentials,
       sourceCall({ fetch, now: server.time.now, timeoutMs: 5_000, redactor: new Redactor([]) }, new Redactor([])),
     );
     if ('failure' in token) throw new Error(token.failure.reason);
+    return token.token;
+  }
+
+  async function client(): Promise<BetaAnalyticsDataClient> {
     const authClient = new OAuth2Client();
     // The library judges expiry by the real clock; the stand-in by the emulator's fake one, which issued the token.
-    authClient.setCredentials({ access_token: token.token, expiry_date: Date.now() + 3_600_000 });
+    authClient.setCredentials({ access_token: await accessToken(), expiry_date: Date.now() + 3_600_000 });
     const port = Number(new URL(server.url).port);
     return new BetaAnalyticsDataClient({ apiEndpoint: '127.0.0.1', port, protocol: 'http', fallback: true, authClient } as never);
   }
@@ -73,6 +77,21 @@ describe("Google's @google-analytics/data client against the GA4 stand-in", () =
     });
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.text)).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it.each([
+    'null',
+    '[]',
+    '{"metrics":[{"name":"activeUsers"}],"minuteRanges":5}',
+    '{"metrics":[{"name":"activeUsers"}],"minuteRanges":[null]}',
+  ])('runRealtimeReport refuses the body %s with 400 INVALID_ARGUMENT (no crash)', async (body) => {
+    const answer = await server.request('/v1beta/properties/1:runRealtimeReport', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${await accessToken()}`, 'Content-Type': 'application/json' },
+      body,
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.text)).toMatchObject({ error: { status: 'INVALID_ARGUMENT' } });
   });
 
   it('an unknown property is PERMISSION_DENIED (403), as Google answers it', async () => {

@@ -157,12 +157,16 @@ export class Ga4StandIn {
     } catch {
       return googleError(c, 400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.');
     }
+    if (typeof request !== 'object' || request === null || !Array.isArray(request.minuteRanges ?? [])) {
+      return googleError(c, 400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.');
+    }
     const metric = request.metrics?.[0]?.name;
     if (request.metrics?.length !== 1 || metric !== 'activeUsers')
       return googleError(c, 400, 'INVALID_ARGUMENT', 'This stand-in answers the one metric activeUsers.');
     for (const range of request.minuteRanges ?? []) {
-      const start = Number(range.startMinutesAgo ?? MAX_START_MINUTES_AGO);
-      if (!(start >= 0 && start <= MAX_START_MINUTES_AGO && Number(range.endMinutesAgo ?? 0) <= start)) {
+      const start = Number(range?.startMinutesAgo ?? MAX_START_MINUTES_AGO);
+      const end = Number(range?.endMinutesAgo ?? 0);
+      if (typeof range !== 'object' || range === null || !(start >= 0 && start <= MAX_START_MINUTES_AGO && end <= start)) {
         return googleError(c, 400, 'INVALID_ARGUMENT', `minuteRanges startMinutesAgo must be between 0 and ${MAX_START_MINUTES_AGO}.`);
       }
     }
