@@ -1,4 +1,4 @@
-import { invalid, statusFailure, type UpstreamExchange, type UpstreamFailure } from '../upstream.js';
+import { invalid, requestUpstream, statusFailure, type UpstreamExchange, type UpstreamFailure } from '../upstream.js';
 import type { SourceCall } from './source.js';
 
 /**
@@ -14,11 +14,20 @@ const SOURCE_ADVICE = {
   redirect: "set this website's source base to the final URL, the relay does not follow redirects",
 } as const;
 
-/** A service's answer read as JSON, or the failure it is: an error status, a page instead of data, a body that is not JSON. */
-export function readJsonAnswer(
-  exchanged: UpstreamExchange,
+/**
+ * One request of a source to its service, asking for JSON (`headers` add the credentials, the
+ * body's type), and its answer read as JSON, or the failure it is: no answer, an error status, a
+ * page instead of data, a body that is not JSON. Every request of every kind goes through here.
+ */
+export async function askJson(
   call: SourceCall,
-): { readonly json: unknown } | { readonly failure: UpstreamFailure } {
+  url: string,
+  init: { readonly method?: 'POST'; readonly headers?: Readonly<Record<string, string>>; readonly body?: string } = {},
+): Promise<{ readonly json: unknown } | { readonly failure: UpstreamFailure }> {
+  return readJsonAnswer(await requestUpstream(call, url, { ...init, headers: { ...init.headers, Accept: 'application/json' } }), call);
+}
+
+function readJsonAnswer(exchanged: UpstreamExchange, call: SourceCall): { readonly json: unknown } | { readonly failure: UpstreamFailure } {
   if ('failure' in exchanged) return exchanged;
   const { response, body } = exchanged;
   if (!response.ok) {

@@ -1,6 +1,6 @@
 import { isPlainObject, readIdentifier } from '../../../server-kit/config-checks.js';
-import { invalid, requestUpstream } from '../upstream.js';
-import { countOrFailure, readJsonAnswer } from './answer.js';
+import { invalid } from '../upstream.js';
+import { askJson, countOrFailure } from './answer.js';
 import { requiredSecret, type SourceDefinition, type SourceSettings } from './source.js';
 
 export interface FathomSettings extends SourceSettings {
@@ -33,10 +33,7 @@ export const fathom: SourceDefinition<FathomSettings> = {
   secrets: (settings) => [settings.apiKey],
   async read(settings, call) {
     const url = `${settings.base}/v1/current_visitors?${new URLSearchParams({ site_id: settings.siteId })}`;
-    const answer = readJsonAnswer(
-      await requestUpstream(call, url, { headers: { Authorization: `Bearer ${settings.apiKey}`, Accept: 'application/json' } }),
-      call,
-    );
+    const answer = await askJson(call, url, { headers: { Authorization: `Bearer ${settings.apiKey}` } });
     if ('failure' in answer) return answer;
     if (!isPlainObject(answer.json)) return invalid(200, 'sent something else than an object with total');
     return countOrFailure(answer.json.total, 'total');

@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../../server-kit/config-checks.js';
-import { invalid, requestUpstream, type UpstreamFailure } from '../upstream.js';
-import { readJsonAnswer } from './answer.js';
+import { invalid, type UpstreamFailure } from '../upstream.js';
+import { askJson } from './answer.js';
 import type { SourceCall } from './source.js';
 
 /** The fields of a Google service account's JSON key that the relay uses. */
@@ -55,14 +55,11 @@ export async function fetchAccessToken(
       },
     };
   }
-  const answer = readJsonAnswer(
-    await requestUpstream(call, key.token_uri, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }).toString(),
-    }),
-    call.withSecrets(assertion),
-  );
+  const answer = await askJson(call.withSecrets(assertion), key.token_uri, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }).toString(),
+  });
   if ('failure' in answer) {
     const { failure } = answer;
     // Google's token endpoint says 400 invalid_grant for a revoked or unknown key: that is a credential problem.

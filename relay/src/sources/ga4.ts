@@ -1,7 +1,7 @@
 import { isPlainObject } from '../../../server-kit/config-checks.js';
 import { isLoopbackHost } from '../../../server-kit/loopback.js';
-import { invalid, requestUpstream } from '../upstream.js';
-import { countOrFailure, readJsonAnswer } from './answer.js';
+import { invalid } from '../upstream.js';
+import { askJson, countOrFailure } from './answer.js';
 import { type AccessToken, fetchAccessToken, isUsable, pemBytes, type ServiceAccountKey } from './ga4-token.js';
 import type { SourceCall, SourceDefinition, SourceReading, SourceSettings } from './source.js';
 
@@ -68,20 +68,16 @@ export const ga4: SourceDefinition<Ga4Settings> = {
 };
 
 async function realtimeReport(settings: Ga4Settings, call: SourceCall, accessToken: string): Promise<SourceReading> {
-  const safeCall = call.withSecrets(accessToken);
   const url = `${settings.base}/v1beta/properties/${settings.propertyId}:runRealtimeReport`;
-  const answer = readJsonAnswer(
-    await requestUpstream(safeCall, url, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({
-        metrics: [{ name: 'activeUsers' }],
-        // Inclusive: 2 minutes ago up to now is the last 3 minutes.
-        minuteRanges: [{ startMinutesAgo: settings.minutes - 1, endMinutesAgo: 0 }],
-      }),
+  const answer = await askJson(call.withSecrets(accessToken), url, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      metrics: [{ name: 'activeUsers' }],
+      // Inclusive: 2 minutes ago up to now is the last 3 minutes.
+      minuteRanges: [{ startMinutesAgo: settings.minutes - 1, endMinutesAgo: 0 }],
     }),
-    safeCall,
-  );
+  });
   if ('failure' in answer) return answer;
   const { json } = answer;
   if (!isPlainObject(json)) return invalid(200, 'sent something else than a report');

@@ -1,7 +1,7 @@
 import { isPlainObject } from '../../../server-kit/config-checks.js';
 import type { RealtimeErrorKind } from '../../../src/contract/errors.js';
-import { invalid, requestUpstream } from '../upstream.js';
-import { countOrFailure, readJsonAnswer } from './answer.js';
+import { invalid } from '../upstream.js';
+import { askJson, countOrFailure } from './answer.js';
 import { requiredSecret, type SourceCall, type SourceDefinition, type SourceReading, type SourceSettings } from './source.js';
 
 export interface MatomoSettings extends SourceSettings {
@@ -60,15 +60,12 @@ export const matomo: SourceDefinition<MatomoSettings> = {
       showColumns: 'visitors',
       format: 'JSON',
     });
-    const answer = readJsonAnswer(
-      await requestUpstream(call, `${settings.base}/index.php?${query}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-        // In the body: a URL ends up in the access logs of every proxy on the way.
-        body: new URLSearchParams({ token_auth: settings.tokenAuth }).toString(),
-      }),
-      call,
-    );
+    const answer = await askJson(call, `${settings.base}/index.php?${query}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      // In the body: a URL ends up in the access logs of every proxy on the way.
+      body: new URLSearchParams({ token_auth: settings.tokenAuth }).toString(),
+    });
     if ('failure' in answer) return answer;
     const { json } = answer;
     if (isPlainObject(json) && json.result === 'error') return matomoError(json.message, call);

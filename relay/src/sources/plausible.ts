@@ -1,6 +1,5 @@
 import { readIdentifier } from '../../../server-kit/config-checks.js';
-import { requestUpstream } from '../upstream.js';
-import { countOrFailure, readJsonAnswer } from './answer.js';
+import { askJson, countOrFailure } from './answer.js';
 import { requiredSecret, type SourceDefinition, type SourceSettings } from './source.js';
 
 export interface PlausibleSettings extends SourceSettings {
@@ -32,10 +31,7 @@ export const plausible: SourceDefinition<PlausibleSettings> = {
   secrets: (settings) => [settings.apiKey],
   async read(settings, call) {
     const url = `${settings.base}/api/v1/stats/realtime/visitors?${new URLSearchParams({ site_id: settings.siteId })}`;
-    const answer = readJsonAnswer(
-      await requestUpstream(call, url, { headers: { Authorization: `Bearer ${settings.apiKey}`, Accept: 'application/json' } }),
-      call,
-    );
+    const answer = await askJson(call, url, { headers: { Authorization: `Bearer ${settings.apiKey}` } });
     return 'failure' in answer ? answer : countOrFailure(answer.json, 'its answer (a bare number expected)');
   },
 };

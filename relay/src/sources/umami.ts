@@ -1,6 +1,6 @@
 import { isPlainObject, readIdentifier } from '../../../server-kit/config-checks.js';
-import { invalid, requestUpstream, type UpstreamFailure } from '../upstream.js';
-import { countOrFailure, readJsonAnswer } from './answer.js';
+import { invalid, type UpstreamFailure } from '../upstream.js';
+import { askJson, countOrFailure } from './answer.js';
 import type { SourceCall, SourceDefinition, SourceReading, SourceSettings } from './source.js';
 
 export interface UmamiSettings extends SourceSettings {
@@ -65,7 +65,7 @@ export const umami: SourceDefinition<UmamiSettings> = {
 
 async function active(settings: UmamiSettings, call: SourceCall, auth: Record<string, string>): Promise<SourceReading> {
   const url = `${settings.base}/websites/${encodeURIComponent(settings.websiteId)}/active`;
-  const answer = readJsonAnswer(await requestUpstream(call, url, { headers: { ...auth, Accept: 'application/json' } }), call);
+  const answer = await askJson(call, url, { headers: auth });
   if ('failure' in answer) return answer;
   return countOrFailure(activeVisitors(answer.json), 'its answer (visitors expected)');
 }
@@ -79,14 +79,11 @@ function activeVisitors(json: unknown): unknown {
 
 /** A self-hosted Umami's login token, or the failure of the login, in the relay's words. */
 async function logIn(settings: UmamiSettings, call: SourceCall): Promise<string | { readonly failure: UpstreamFailure }> {
-  const answer = readJsonAnswer(
-    await requestUpstream(call, `${settings.base}/auth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ username: settings.username, password: settings.password }),
-    }),
-    call,
-  );
+  const answer = await askJson(call, `${settings.base}/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: settings.username, password: settings.password }),
+  });
   if ('failure' in answer) {
     const { failure } = answer;
     return { failure: { ...failure, reason: `refused the log-in (${failure.reason})` } };
