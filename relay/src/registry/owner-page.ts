@@ -1,4 +1,5 @@
 import { FastResponse } from 'srvx';
+import { SOURCE_FORM_SCRIPT, sourceFieldsHtml } from './source-form.js';
 
 /**
  * The relay's page for owners, at `/`: website ID, token and the shop's origins, Register; then the
@@ -61,7 +62,8 @@ function html(): string {
 <p>This relay asks the analytics service for your website's count once a minute and answers every shopper from that one request, so your API token never goes into your pages. Your token proves the website is yours; it is kept encrypted and is never shown again.</p>
 <form id="register" autocomplete="off" novalidate>
 <label>Website ID <input id="website-id" required maxlength="256" spellcheck="false" autocapitalize="off"></label>
-<label>API token <input id="token" type="password" required maxlength="256" spellcheck="false" autocapitalize="off" autocomplete="off"></label>
+${sourceFieldsHtml()}
+<label id="token-field">API token <input id="token" type="password" required maxlength="256" spellcheck="false" autocapitalize="off" autocomplete="off"></label>
 <label>Your shop's addresses <small>(one per line, like https://shop.example; empty: any site may show the count)</small>
 <textarea id="origins" rows="2" spellcheck="false" autocapitalize="off"></textarea></label>
 <button type="submit">Register</button>
@@ -93,13 +95,28 @@ const $ = (id) => document.getElementById(id);
 const SCRIPT_URL = 'https://cdn.jsdelivr.net/npm/live-visitors@0/dist/live-visitors.js';
 // The relay's address: its origin, with the path prefix it is mounted under when there is one.
 const base = new URL('.', import.meta.url).href.replace(/\\/$/, '');
+${SOURCE_FORM_SCRIPT}
+// With a source, its own key proves the website is yours: the realtime API's token field goes.
+const onKind = (kind) => {
+  $('token-field').hidden = kind !== '';
+  $('token').disabled = kind !== '';
+};
+showSourceFields(onKind);
+$('source-kind').addEventListener('change', () => showSourceFields(onKind));
 
 $('register').addEventListener('submit', async (event) => {
   event.preventDefault();
   const websiteId = $('website-id').value.trim();
   const origins = $('origins').value.split(/\\s+/).filter((origin) => origin !== '');
   const status = $('status');
-  if (!websiteId || !$('token').value.trim()) {
+  let source;
+  try {
+    source = readSource();
+  } catch (error) {
+    status.textContent = error.message;
+    return;
+  }
+  if (!websiteId || (source === null && !$('token').value.trim())) {
     status.textContent = 'Enter the website ID and its API token.';
     return;
   }
@@ -109,8 +126,11 @@ $('register').addEventListener('submit', async (event) => {
   try {
     response = await fetch(base + '/api/v1/websites/' + encodeURIComponent(websiteId), {
       method: 'PUT',
-      headers: { Authorization: 'Bearer ' + $('token').value.trim(), 'Content-Type': 'application/json' },
-      body: JSON.stringify(origins.length > 0 ? { allowOrigins: origins } : {}),
+      headers:
+        source === null
+          ? { Authorization: 'Bearer ' + $('token').value.trim(), 'Content-Type': 'application/json' }
+          : { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...(origins.length > 0 ? { allowOrigins: origins } : {}), ...(source === null ? {} : { source }) }),
       cache: 'no-store',
       credentials: 'omit',
     });
@@ -123,8 +143,9 @@ $('register').addEventListener('submit', async (event) => {
     status.textContent = typeof answer.error === 'string' ? answer.error : 'The relay answered ' + response.status + '.';
     return;
   }
-  // Saved: the token leaves the page.
+  // Saved: the token and the source's secrets leave the page.
   $('token').value = '';
+  forgetSecrets();
   status.textContent = response.status === 201 ? 'Registered.' : 'Registration updated.';
   show(websiteId);
 });
@@ -147,7 +168,8 @@ async function count(websiteId) {
     const response = await fetch(base + '/api/v1/realtime?websiteId=' + encodeURIComponent(websiteId), { cache: 'no-store', credentials: 'omit' });
     const answer = await response.json();
     shown.textContent = response.ok
-      ? answer.currentVisitors + (answer.currentVisitors === 1 ? ' visitor' : ' visitors') + ' on your website'
+      ? answer.currentVisitors + (answer.currentVisitors === 1 ? ' visitor' : ' visitors') + ' on your website' +
+        (answer.windowMinutes ? ' in the last ' + answer.windowMinutes + ' minutes' : '')
       : 'not available yet (' + (answer.error ?? response.status) + ')';
   } catch {
     shown.textContent = 'not available yet';
@@ -166,5 +188,9 @@ input, textarea { font: inherit; padding: 0.4rem 0.5rem; border: 1px solid #999;
 button { font: inherit; justify-self: start; padding: 0.4rem 1rem; }
 pre { background: #eee; padding: 0.75rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
 #status:empty { display: none; }
+[hidden] { display: none !important; }
+fieldset { display: grid; gap: 0.75rem; border: 1px solid #ccc; border-radius: 4px; }
+.hint { margin: 0; font-size: 0.9em; color: #555; }
+select { font: inherit; padding: 0.4rem 0.5rem; }
 `;
 }

@@ -1,0 +1,105 @@
+// @vitest-environment node
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../test/browser/support/chromium.js';
+import { type RelayHarness, startRelayHarness } from './support/relay-harness.js';
+
+/**
+ * The owner page's "Where your count comes from" in a real Chromium (issue 32 §5), against a
+ * self-serving relay and the emulator's stand-in of Plausible (emulator/src/sources, written from
+ * Plausible's documented realtime endpoint); Plausible itself is not reachable here and was not asked.
+ */
+const SITE = 'not-relayed';
+const RELAY_ID = 'my-plausible-shop';
+const KEYS = [`page:${btoa('s'.repeat(32))}`];
+
+let browser: Browser;
+let harness: RelayHarness;
+let plausible: { base: string; siteId: string; apiKey: string };
+beforeAll(async () => {
+  [browser, harness] = await Promise.all([
+    launchChromium(),
+    startRelayHarness({ config: { selfServe: true, encryptionKeys: KEYS, registrationsMayBeLost: true } }),
+  ]);
+  const sources = (await (await fetch(`${harness.emulator.url}/__emulator/sources/${SITE}`)).json()) as { plausible: typeof plausible };
+  plausible = sources.plausible;
+}, 30_000);
+afterAll(async () => {
+  await Promise.all([browser?.close(), harness?.close()]);
+});
+
+async function ownerPage(): Promise<{ page: Page; violations: string[] }> {
+  const page = await browser.newPage();
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  expect((await page.goto(`${harness.relayUrl}/`))?.status()).toBe(200);
+  return { page, violations };
+}
+
+async function submit(page: Page): Promise<string> {
+  await page.click('button[type=submit]');
+  await page.waitForFunction(() => !/Checking/.test(document.getElementById('status')!.textContent ?? ''));
+  return (await page.textContent('#status')) ?? '';
+}
+
+describe('the owner page with a source', () => {
+  it('shows the fields of the chosen kind, with where to create its key, and hides the token', async () => {
+    const { page } = await ownerPage();
+    expect(await page.isVisible('#token')).toBe(true);
+    expect(await page.isVisible('#source-plausible-apiKey')).toBe(false);
+    await page.selectOption('#source-kind', 'plausible');
+    expect(await page.isVisible('#token')).toBe(false);
+    expect(await page.isVisible('#source-plausible-apiKey')).toBe(true);
+    expect(await page.getAttribute('#source-plausible-apiKey', 'type')).toBe('password');
+    expect(await page.isVisible('#source-fathom-apiKey')).toBe(false);
+    await page.selectOption('#source-kind', 'fathom');
+    expect(await page.textContent('fieldset[data-kind="fathom"] .hint')).toMatch(/Every call counts as a pageview on your Fathom plan/);
+    await page.selectOption('#source-kind', 'ga4');
+    expect(await page.isVisible('#source-ga4-credentials')).toBe(true);
+    await page.fill('#website-id', RELAY_ID);
+    await page.fill('#source-ga4-propertyId', '1');
+    await page.fill('#source-ga4-credentials', '{ not json');
+    expect(await submit(page)).toMatch(/The JSON key is not JSON/);
+    await page.close();
+  });
+
+  it('registers a Plausible website, shows its count over 5 minutes, and keeps the key nowhere', async () => {
+    const { page, violations } = await ownerPage();
+    await page.fill('#website-id', RELAY_ID);
+    await page.selectOption('#source-kind', 'plausible');
+    await page.fill('#source-plausible-siteId', plausible.siteId);
+    await page.fill('#source-plausible-apiKey', 'not-the-key-1234');
+    await page.fill('#source-plausible-base', plausible.base);
+    expect(await submit(page)).toMatch(/plausible refused this key for the plausible site "not-relayed"/);
+    expect(await page.isHidden('#result')).toBe(true);
+
+    await page.fill('#source-plausible-apiKey', plausible.apiKey);
+    expect(await submit(page)).toBe('Registered.');
+    await page.waitForFunction(() => /on your website|not available/.test(document.getElementById('count')!.textContent ?? ''));
+    expect(await page.textContent('#count')).toMatch(/^\d+ visitors? on your website in the last 5 minutes$/);
+    expect(await page.textContent('#tag-website-id')).toBe(RELAY_ID);
+
+    const traces = await page.evaluate(async () => ({
+      field: (document.getElementById('source-plausible-apiKey') as HTMLInputElement).value,
+      html: document.documentElement.outerHTML,
+      url: location.href,
+      storage: JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
+      caches: 'caches' in self ? (await caches.keys()).join() : '',
+      databases: 'indexedDB' in self && indexedDB.databases ? JSON.stringify(await indexedDB.databases()) : '',
+      fetched: performance
+        .getEntries()
+        .map((entry) => entry.name)
+        .join('\n'),
+    }));
+    expect(traces.field).toBe('');
+    expect(traces.fetched).toContain(`/api/v1/websites/${RELAY_ID}`);
+    for (const [where, text] of Object.entries(traces)) expect(text, where).not.toContain(plausible.apiKey);
+    expect(page.url()).toBe(`${harness.relayUrl}/`);
+    expect(violations).toEqual([]);
+    // The relay serves it as the page said, with the window in the answer.
+    expect((await harness.get(`?websiteId=${RELAY_ID}`)).json).toMatchObject({ websiteId: RELAY_ID, windowMinutes: 5 });
+    await page.close();
+  });
+});
