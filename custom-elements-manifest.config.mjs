@@ -21,8 +21,77 @@ export default {
   globs: ['src/**/*.ts'],
   outdir,
   litelement: true,
-  plugins: [eventTypesFromEventMap(), symbolKeyedPropertiesHidden(), frameworkTypings()],
+  plugins: [attributesFromTable(), eventTypesFromEventMap(), symbolKeyedPropertiesHidden(), frameworkTypings()],
 };
+
+/**
+ * The element's attributes are one table, `ATTRIBUTES` in src/attributes.ts, which the element
+ * spreads into `static properties` and whose types it takes by an interface: the analyzer's Lit
+ * support reads neither. This writes each row into the manifest as the analyzer wrote a Lit
+ * property with a `declare` and a constructor default: a public field and its attribute, with the
+ * row's JSDoc (and `@readonly`), its type (the `as` type of its value, else `number` or `string`)
+ * and its default (an identifier read as the number a module's `const` gives it).
+ */
+function attributesFromTable() {
+  const tableName = 'ATTRIBUTES';
+  /** The table's rows, as the analyzer met them. */
+  let rows = null;
+  /** `const NAME = 60` of every module: name -> the number's text, or null when two modules disagree. */
+  const numbers = new Map();
+  const fail = (message) => {
+    throw new Error(`custom-elements-manifest.config.mjs: ${message}`);
+  };
+  return {
+    name: 'live-visitors:attributes-from-table',
+    analyzePhase({ ts, node }) {
+      if (!ts.isVariableDeclaration(node) || !ts.isIdentifier(node.name) || !node.initializer) return;
+      const { text } = node.name;
+      if (ts.isNumericLiteral(node.initializer)) {
+        const value = node.initializer.text;
+        numbers.set(text, numbers.has(text) && numbers.get(text) !== value ? null : value);
+      }
+      // The table is checked against Lit's options with `satisfies`, around the object literal.
+      const table = ts.isSatisfiesExpression(node.initializer) ? node.initializer.expression : node.initializer;
+      if (text === tableName && ts.isObjectLiteralExpression(table)) rows = readRows(ts, table);
+    },
+    packageLinkPhase({ customElementsManifest }) {
+      if (!rows?.length) fail(`no ${tableName} table found (src/attributes.ts).`);
+      const element = customElements(customElementsManifest).find(({ name }) => name === 'LiveVisitors') ?? fail('no LiveVisitors.');
+      const members = [];
+      const attributes = [];
+      for (const { name, attribute, reflect, description, readonly, type, value } of rows) {
+        const fallback = numbers.has(value) ? (numbers.get(value) ?? fail(`${value} has two values.`)) : value;
+        const shared = { type: { text: type }, ...(description && { description }), ...(readonly && { readonly }), default: fallback };
+        members.push({ kind: 'field', name, privacy: 'public', ...shared, attribute, ...(reflect && { reflects: true }) });
+        attributes.push({ name: attribute, ...shared, fieldName: name });
+      }
+      element.members = [...members, ...(element.members ?? [])];
+      element.attributes = [...attributes, ...(element.attributes ?? [])];
+    },
+  };
+
+  /** Each row: its name, Lit options the manifest shows, JSDoc, type and default as source text. */
+  function readRows(ts, table) {
+    return table.properties.map((row) => {
+      if (!ts.isPropertyAssignment(row) || !ts.isObjectLiteralExpression(row.initializer))
+        fail(`${tableName}: a row is not "name: { … }".`);
+      const name = row.name.getText();
+      const options = new Map(row.initializer.properties.map((option) => [option.name.getText(), option.initializer]));
+      const value = options.get('value') ?? fail(`${tableName}.${name} has no value.`);
+      const [doc] = row.jsDoc ?? [];
+      const literal = ts.isAsExpression(value) ? value.expression : value;
+      return {
+        name,
+        attribute: options.has('attribute') ? options.get('attribute').text : name.toLowerCase(),
+        reflect: options.get('reflect')?.kind === ts.SyntaxKind.TrueKeyword,
+        description: doc ? ts.getTextOfJSDocComment(doc.comment)?.trim() : undefined,
+        readonly: doc?.tags?.some((tag) => tag.tagName.text === 'readonly') ?? false,
+        type: ts.isAsExpression(value) ? value.type.getText() : ts.isStringLiteral(literal) ? 'string' : 'number',
+        value: literal.getText(),
+      };
+    });
+  }
+}
 
 /**
  * An event's type is declared once, in `GlobalEventHandlersEventMap` (define.ts), which is what

@@ -2,6 +2,7 @@ import { DEV_MODE } from './dev-mode.js';
 import { finiteOr } from './finite.js';
 import type { FeedKey } from './realtime/feed.js';
 
+// The attributes' table (src/attributes.ts) takes its defaults from here, so a property reads what the configuration uses.
 export const DEFAULT_INTERVAL_SECONDS = 60;
 /** Faster polling buys nothing (the service counts a 3-minute window) and burns the plan's quota. */
 export const MIN_INTERVAL_SECONDS = 15;

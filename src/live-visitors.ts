@@ -1,13 +1,13 @@
-import { type PropertyValues, ReactiveElement } from '@lit/reactive-element';
+import { type PropertyDeclarations, type PropertyValues, ReactiveElement } from '@lit/reactive-element';
 import type { About } from './about.js';
+import { ATTRIBUTES, type AttributeValues } from './attributes.js';
 import { windowOf } from './contract/report.js';
 import { disclosureFile } from './disclosure-on-demand.js';
 import { currentVariant, decidedVariant, type UNDECIDED, watchImpressions } from './experiments-on-demand.js';
 import type { Variant } from './holdout.js';
 import { styles } from './live-visitors.styles.js';
 import { builtInTexts } from './locales/catalog.js';
-import { formatMessage, type Notation, resolveLocale } from './messages.js';
-import type { WidgetState } from './view-state.js';
+import { formatMessage, resolveLocale } from './messages.js';
 import { VisitorsController } from './visitors-controller.js';
 import { WidgetDom } from './widget-dom.js';
 
@@ -29,8 +29,9 @@ function localeOf(element: Element): string {
  * technology reads it), and the element gains no public property for it.
  */
 const OWN_LANG = Symbol();
-/** `interval=""` (an empty CMS setting, say) means the default, not `Number("")`, which is 0. */
-const numberOrUnset = (value: string | null) => (value?.trim() ? Number(value) : null);
+
+// The attribute properties and their types come from their table (src/attributes.ts): the class declares none.
+export interface LiveVisitors extends AttributeValues {}
 
 /**
  * @summary Shows a website's real live visitor count as urgency text, e.g. "23 people are browsing this shop right now".
@@ -55,60 +56,13 @@ const numberOrUnset = (value: string | null) => (value?.trim() ? Number(value) :
  * @fires live-visitors-error - A request or the configuration failed: `detail` is `{ kind, status, message }`.
  * @fires live-visitors-impression - At most once per page view: the element was at least half visible for one second with a count shown (or held back by the holdout): `detail` is `{ count, websiteId, variant, windowMinutes }`.
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface only adds the table's property types, which Lit's accessors implement.
 export class LiveVisitors extends ReactiveElement {
   static override styles = styles;
 
-  static override properties = {
-    websiteId: { attribute: 'website-id' },
-    token: {},
-    apiBase: { attribute: 'api-base' },
-    interval: { converter: numberOrUnset },
-    min: { converter: numberOrUnset },
-    maxAge: { converter: numberOrUnset, attribute: 'max-age' },
-    text: {},
-    textOne: { attribute: 'text-one' },
-    textTwo: { attribute: 'text-two' },
-    textFew: { attribute: 'text-few' },
-    textMany: { attribute: 'text-many' },
-    notation: {},
-    disclosure: {},
-    disclosureText: { attribute: 'disclosure-text' },
-    holdout: { converter: numberOrUnset },
-    state: { reflect: true },
-    [OWN_LANG]: { attribute: 'lang' },
-  };
-
-  /** Identifier of the website whose visitors are counted (required). */
-  declare websiteId: string | null;
-  /** API token, sent only as `Authorization: Bearer …`. Leave it out when `apiBase` is a relay that holds it. */
-  declare token: string | null;
-  /** Where the API lives; requests go to `{apiBase}/api/v1/realtime`. Default: this page's origin. */
-  declare apiBase: string | null;
-  /** Seconds between polls (default 60, at least 15). */
-  declare interval: number;
-  /** Smallest count to show (default 1, at least 1); below it the fallback shows. */
-  declare min: number;
-  /** Seconds a last good count may still show while fresh data cannot be had (default 600). */
-  declare maxAge: number;
-  /** Template for the plural form "other", with a `{count}` placeholder. */
-  declare text: string | null;
-  declare textOne: string | null;
-  declare textTwo: string | null;
-  declare textFew: string | null;
-  declare textMany: string | null;
-  /** `standard` (1,234) or `compact` (1.2K), in the element's language. */
-  declare notation: Notation;
-  /** `on`: hover, focus or a tap explains the number; `off` removes the explanation. */
-  declare disclosure: 'on' | 'off';
-  /** Replaces the built-in explanation; `{time}` stands for when the count was collected (24-hour digits until someone opens an explanation on the page). */
-  declare disclosureText: string | null;
-  /** Share of browsers (0 to 0.9) kept from the sentence as an experiment's control group. */
-  declare holdout: number;
-  /**
-   * `loading`, `live`, `stale` or `unavailable`: reflected for styling; set by the element.
-   * @readonly
-   */
-  declare state: WidgetState;
+  // The attributes' options come from their table (src/attributes.ts), with the native `lang`, observed. Each row
+  // is Lit's options and a `value`, which TypeScript cannot see as options when a row has no option but its value.
+  static override properties: PropertyDeclarations = { ...(ATTRIBUTES as PropertyDeclarations), [OWN_LANG]: { attribute: 'lang' } };
 
   readonly #visitors = new VisitorsController(this);
   /** Made at the first update: the shadow root exists only once the element is connected. */
@@ -118,22 +72,7 @@ export class LiveVisitors extends ReactiveElement {
 
   constructor() {
     super();
-    this.websiteId = null;
-    this.token = null;
-    this.apiBase = null;
-    this.interval = 60;
-    this.min = 1;
-    this.maxAge = 600;
-    this.text = null;
-    this.textOne = null;
-    this.textTwo = null;
-    this.textFew = null;
-    this.textMany = null;
-    this.notation = 'standard';
-    this.disclosure = 'on';
-    this.disclosureText = null;
-    this.holdout = 0;
-    this.state = 'loading';
+    for (const [name, { value }] of Object.entries(ATTRIBUTES)) (this as Record<string, unknown>)[name] = value;
   }
 
   /** The current count (also when below `min`), or null when none is young enough to show. */
