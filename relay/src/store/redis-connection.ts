@@ -2,8 +2,8 @@ import { createClient, ErrorReply } from 'redis';
 import { DeadlineExceeded, withDeadline } from '../../../server-kit/deadline.js';
 import { errorCode } from '../../../server-kit/error-code.js';
 import rules from '../../../src/contract/rules.json' with { type: 'json' };
-import { redact } from '../../../src/contract/service-message.js';
 import { type After, type Cancel, systemTimers } from '../../../src/contract/timers.js';
+import { Redactor } from '../redaction.js';
 import type { RedisTarget } from './redis-url.js';
 
 /** Browsers wait on the store: a hung Redis must cost them half a second, not their patience. */
@@ -40,6 +40,8 @@ export class RedisConnection {
   readonly #client: RedisClient;
   readonly #target: RedisTarget;
   readonly #log: (line: string) => void;
+  /** Keeps the URL's password out of every line, in every form the relay's redactor knows. */
+  readonly #redactor: Redactor;
   readonly #timeoutMs: number;
   readonly #timers: After;
   #hasBeenReady = false;
@@ -54,6 +56,7 @@ export class RedisConnection {
     this.#client = newClient(target, timeoutMs);
     this.#target = target;
     this.#log = log;
+    this.#redactor = new Redactor([target.password]);
     this.#timeoutMs = timeoutMs;
     this.#timers = timers;
     // Without a listener an 'error' event would throw and end the process.
@@ -200,12 +203,12 @@ export class RedisConnection {
     const code = errorCode(error);
     const message = (error instanceof Error ? error.message : String(error)).slice(0, 200);
     const text = !code || message.includes(code) ? message : message === '' ? code : `${code}: ${message}`;
-    return redact(text, [this.#target.password]) || 'unknown error';
+    return this.#redactor.clean(text) || 'unknown error';
   }
 
   say(line: string): void {
     try {
-      this.#log(redact(line, [this.#target.password]));
+      this.#log(this.#redactor.clean(line));
     } catch {
       // A broken logger must not break the store.
     }
