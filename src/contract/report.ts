@@ -18,12 +18,15 @@ export const CONTRACT_WINDOW_MINUTES = 3;
 /** The minutes a report counts: its own window, else the contract's. */
 export const windowOf = (report: RealtimeReport): number => report.windowMinutes ?? CONTRACT_WINDOW_MINUTES;
 
+/** The longest window an answer may state: an hour. A source that counts a longer one cannot be relayed as live. */
+export const MAX_WINDOW_MINUTES = 60;
+
 /**
- * A window an answer may state (issue 32): a whole number of minutes from 1 to 60 other than the
- * contract's 3, which goes unsaid; undefined for anything else, which the answer is shown without.
+ * A window an answer may state (issue 32): a whole number of minutes from 1 to `MAX_WINDOW_MINUTES`
+ * other than the contract's 3, which goes unsaid; undefined for anything else, which the answer is shown without.
  */
 export function readWindowMinutes(value: unknown): number | undefined {
-  return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 60 && value !== CONTRACT_WINDOW_MINUTES
+  return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_WINDOW_MINUTES && value !== CONTRACT_WINDOW_MINUTES
     ? (value as number)
     : undefined;
 }

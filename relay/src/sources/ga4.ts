@@ -1,5 +1,6 @@
 import { isPlainObject } from '../../../server-kit/config-checks.js';
 import { isLoopbackHost } from '../../../server-kit/loopback.js';
+import { CONTRACT_WINDOW_MINUTES } from '../../../src/contract/report.js';
 import { invalid } from '../upstream.js';
 import { askJson, countOrFailure } from './answer.js';
 import { type AccessToken, fetchAccessToken, isUsable, pemBytes, type ServiceAccountKey } from './ga4-token.js';
@@ -38,7 +39,7 @@ export const ga4: SourceDefinition<Ga4Settings> = {
     if (typeof propertyId !== 'string' || !/^[1-9]\d{0,19}$/.test(propertyId)) {
       issues.push(`${at}.propertyId must be the GA4 property's numeric id, like "123456789" (not a G-… measurement id)`);
     }
-    const minutes = entry.minutes ?? 3;
+    const minutes = entry.minutes ?? CONTRACT_WINDOW_MINUTES;
     if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > 30) {
       issues.push(`${at}.minutes must be a whole number of minutes from 1 to 30`);
     }

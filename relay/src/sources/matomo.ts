@@ -1,5 +1,6 @@
 import { isPlainObject } from '../../../server-kit/config-checks.js';
 import type { RealtimeErrorKind } from '../../../src/contract/errors.js';
+import { CONTRACT_WINDOW_MINUTES, MAX_WINDOW_MINUTES, readWindowMinutes } from '../../../src/contract/report.js';
 import { invalid } from '../upstream.js';
 import { askJson, countOrFailure } from './answer.js';
 import { requiredSecret, type SourceCall, type SourceDefinition, type SourceReading, type SourceSettings } from './source.js';
@@ -40,9 +41,10 @@ export const matomo: SourceDefinition<MatomoSettings> = {
       "a token_auth from the shop's Matomo (Administration > Personal > Security)",
       issues,
     );
-    const lastMinutes = entry.lastMinutes ?? 3;
-    if (typeof lastMinutes !== 'number' || !Number.isInteger(lastMinutes) || lastMinutes < 1 || lastMinutes > 60) {
-      issues.push(`${at}.lastMinutes must be a whole number of minutes from 1 to 60`);
+    // Any window the element accepts in an answer (the contract's reader), the contract's 3 by default.
+    const lastMinutes = entry.lastMinutes ?? CONTRACT_WINDOW_MINUTES;
+    if (lastMinutes !== CONTRACT_WINDOW_MINUTES && readWindowMinutes(lastMinutes) === undefined) {
+      issues.push(`${at}.lastMinutes must be a whole number of minutes from 1 to ${MAX_WINDOW_MINUTES}`);
     }
     if (issues.length > before || tokenAuth === undefined) return undefined;
     return { siteId: siteId as string, tokenAuth, lastMinutes: lastMinutes as number };
