@@ -94,6 +94,19 @@ describe.each(KINDS)("%s: each failure of the service is one of the relay's kind
     expect(result).toHaveProperty('failure.reason', expect.stringMatching(/^answered 301: set this website's source base/));
   });
 
+  it('a 402 (Plausible: a site locked for want of a subscription) says so', async () => {
+    server.standIns.state.impose(kind, {
+      status: 402,
+      body: JSON.stringify({ error: 'This Plausible site is locked due to missing active subscription.' }),
+    });
+    const result = await readOnce(kind);
+    expect(result).toHaveProperty('failure.kind', 'invalid-response');
+    expect(result).toHaveProperty(
+      'failure.reason',
+      expect.stringMatching(/^answered 402: the service refuses this site on its account's plan/),
+    );
+  });
+
   it('no answer within the timeout is a timeout', async () => {
     server.standIns.state.impose(kind, { status: 200, body: '1', delayMs: 1_500 });
     expect(await readOnce(kind, 300)).toHaveProperty('failure.kind', 'timeout');

@@ -12,7 +12,16 @@ const SOURCE_ADVICE = {
   unauthorized: "check this website's source credentials (the key, and its access to the site)",
   'not-found': "check this website's source site id",
   redirect: "set this website's source base to the final URL, the relay does not follow redirects",
+  // Plausible answers 402 for a site locked for want of an active subscription.
+  'payment-required': "the service refuses this site on its account's plan (a locked site, a lapsed subscription)",
 } as const;
+
+/** The advice for a refusal by its status, or by the kind the contract gives it. */
+function sourceAdvice(status: number, kind: string): string | undefined {
+  if (status >= 300 && status < 400) return SOURCE_ADVICE.redirect;
+  if (status === 402) return SOURCE_ADVICE['payment-required'];
+  return SOURCE_ADVICE[kind as 'unauthorized' | 'not-found'];
+}
 
 /**
  * One request of a source to its service, asking for JSON (`headers` add the credentials, the
@@ -32,8 +41,7 @@ function readJsonAnswer(exchanged: UpstreamExchange, call: SourceCall): { readon
   const { response, body } = exchanged;
   if (!response.ok) {
     const failure = statusFailure(response, body, call.now(), call.redactor);
-    const isRedirect = response.status >= 300 && response.status < 400;
-    const fix = isRedirect ? SOURCE_ADVICE.redirect : SOURCE_ADVICE[failure.kind as keyof typeof SOURCE_ADVICE];
+    const fix = sourceAdvice(response.status, failure.kind);
     return { failure: fix ? { ...failure, reason: `answered ${response.status}: ${fix}` } : failure };
   }
   // A proxy's or the service's login page answers 200 too: it is no count.
