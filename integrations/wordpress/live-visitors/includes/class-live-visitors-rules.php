@@ -47,7 +47,6 @@ final class Live_Visitors_Rules {
 	public const CLAIM_WAIT_SLACK_MS = 1000;
 	public const BROWSER_WAIT_SLACK_MS = 1500;
 	public const MAX_AGE_SECONDS = 2147483648;
-	public const SERVICE_WORDS_READ_LIMIT = 4096;
 	public const MAX_SERVICE_WORDS_LENGTH = 200;
 	public const REDACTED_TEXT = '[token]';
 	public const MESSAGE_UNAUTHORIZED = 'Missing or invalid authorization header. Expected: Bearer <token>';
