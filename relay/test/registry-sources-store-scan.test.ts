@@ -1,0 +1,153 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EmulatorConfig, startEmulatorServer } from '../../emulator/src/index.js';
+import { parseRelayConfig } from '../src/config.js';
+import { secretForms } from '../src/redaction.js';
+import { FileRegistrationStore } from '../src/registry/file-registration-store.js';
+import { RedisRegistrationStore } from '../src/registry/redis-registration-store.js';
+import { createRelay, type RelayHandler } from '../src/relay.js';
+import { RedisStore } from '../src/store/redis-store.js';
+import { type RedisServer, startRedisServer } from './support/redis-server.js';
+import { ManualClock } from './support/relay-harness.js';
+
+/**
+ * Registrations of every kind of source (issue 32 §5), made through the API against the emulator's
+ * stand-ins, then the store read byte for byte (a real Redis's every key, the file store's file):
+ * no secret in plain, JSON-escaped, URL, base64 (each alignment, and base64url) or hex, in any case.
+ */
+const SITE = 'scan-site';
+const EMULATOR: EmulatorConfig = { websites: [{ id: SITE, token: 'tokScan-SECRET-0001', plan: 'enterprise' }] };
+const KEY = `scan:${btoa('k'.repeat(32))}`;
+const clock = new ManualClock();
+
+let redis: RedisServer;
+let emulator: Awaited<ReturnType<typeof startEmulatorServer>>;
+let folder: string;
+let sources: Record<string, Record<string, unknown>>;
+
+beforeAll(async () => {
+  [redis, emulator, folder] = await Promise.all([
+    startRedisServer(),
+    startEmulatorServer({ port: 0, controls: true, config: EMULATOR, now: clock.now, onError: () => undefined }),
+    mkdtemp(join(tmpdir(), 'relay-sources-scan-')),
+  ]);
+  const pasted = (await (await fetch(`${emulator.url}/__emulator/sources/${SITE}`)).json()) as Record<string, Record<string, unknown>>;
+  const { username, password } = { username: 'admin', password: 'umami' };
+  // Umami twice: with Cloud's API key, and self-hosted with the stand-in's documented first login.
+  sources = { ...pasted, 'umami-login': { kind: 'umami', base: pasted.umami!.base, websiteId: SITE, username, password } };
+}, 30_000);
+
+afterAll(async () => {
+  await Promise.all([redis?.close(), emulator?.close(), folder && rm(folder, { recursive: true, force: true })]);
+});
+
+function configFor(overrides: Record<string, unknown>) {
+  return parseRelayConfig({
+    upstream: emulator.url,
+    selfServe: true,
+    encryptionKeys: [KEY],
+    interval: 10,
+    maxStale: 60,
+    hourlyBudget: 1_000,
+    registrationsPerHour: 1_000,
+    ...overrides,
+  });
+}
+
+async function registerEveryKind(relay: RelayHandler): Promise<void> {
+  await relay.registrations!.ready;
+  for (const [name, source] of Object.entries(sources)) {
+    const answer = await relay(
+      new Request(`http://relay.test/api/v1/websites/scan-${name}`, { method: 'PUT', body: JSON.stringify({ source }) }),
+    );
+    expect(answer.status, `${name}: ${await answer.clone().text()}`).toBe(201);
+  }
+}
+
+/** Every secret of every registered source as text: API keys, the token_auth, the password, the JSON key's private key and a line of its body. */
+function secrets(): string[] {
+  return Object.values(sources).flatMap((source) => {
+    const credentials = source.credentials as { private_key: string } | undefined;
+    const pem = credentials?.private_key;
+    const own = [source.apiKey, source.tokenAuth, source.password].filter((secret): secret is string => typeof secret === 'string');
+    return pem === undefined ? own : [...own, pem, JSON.stringify(pem).slice(1, -1), pem.split('\n')[2]!];
+  });
+}
+
+/** Each secret's forms found in `text`. The stand-in's password is the word "umami", the kind's own name: only its encodings of 6 characters and more can tell a leak. */
+function leaks(text: string): string[] {
+  const lower = text.toLowerCase();
+  return secrets().flatMap((secret) =>
+    secretForms(secret)
+      .filter((form) => secret !== 'umami' || (form.length >= 6 && form.toLowerCase() !== 'umami'))
+      .filter((form) => lower.includes(form.toLowerCase())),
+  );
+}
+
+describe('a store of registrations with every kind of source', () => {
+  it('the scan finds every secret written in the open in a JSON record (so an empty result means something)', () => {
+    for (const secret of secrets()) {
+      // The password "umami" is looked for in its encodings only (see leaks).
+      const written = secret === 'umami' ? btoa(secret) : secret;
+      expect(leaks(JSON.stringify({ written })), secret.slice(0, 12)).not.toEqual([]);
+    }
+  });
+
+  it('Redis: no secret in any key or value, in any encoding, and the relay serves every one', async () => {
+    const prefix = 'sources-scan:';
+    const config = configFor({ store: redis.url, storePrefix: prefix });
+    const store = await RedisStore.connect({ url: redis.url, prefix, log: () => {} });
+    const registrationStore = await RedisRegistrationStore.connect({ url: redis.url, prefix, log: () => {} });
+    const inspector = createClient({ url: redis.url });
+    inspector.on('error', () => {});
+    try {
+      const relay = createRelay({ config, store, registrationStore, now: clock.now, log: () => {} });
+      await registerEveryKind(relay);
+      for (const name of Object.keys(sources)) {
+        expect((await relay(new Request(`http://relay.test/api/v1/realtime?websiteId=scan-${name}`))).status, name).toBe(200);
+      }
+      await inspector.connect();
+      const keys = await inspector.keys(`${prefix}*`);
+      let everything = keys.join('\n');
+      for (const key of keys) {
+        const dumped = await inspector.sendCommand(['DUMP', key], { typeMapping: { 36: Buffer } } as never);
+        everything += `\n${Buffer.isBuffer(dumped) ? dumped.toString('latin1') : String(dumped)}`;
+        const type = await inspector.type(key);
+        if (type === 'hash') everything += JSON.stringify(await inspector.hGetAll(key));
+        if (type === 'string') everything += await inspector.get(key);
+      }
+      // The records are there, each with its kind in the open and its secrets sealed.
+      for (const kind of ['plausible', 'umami', 'matomo', 'ga4', 'fathom']) expect(everything).toMatch(new RegExp(`kind\\W+${kind}`));
+      expect(everything.length).toBeGreaterThan(5_000);
+      expect(leaks(everything)).toEqual([]);
+    } finally {
+      await Promise.all([store.close(), registrationStore.close(), inspector.isOpen ? inspector.close() : undefined]);
+    }
+  });
+
+  it('the file store: no secret in the file, in any encoding, and the relay serves every one after a restart', async () => {
+    const path = join(folder, 'registrations.json');
+    const config = configFor({ registrationsFile: path });
+    await registerEveryKind(
+      createRelay({ config, registrationStore: await FileRegistrationStore.open(path, () => {}), now: clock.now, log: () => {} }),
+    );
+    const text = await readFile(path, 'utf8');
+    expect(Object.keys(JSON.parse(text).registrations)).toHaveLength(Object.keys(sources).length);
+    expect(leaks(text)).toEqual([]);
+
+    const restarted = createRelay({
+      config,
+      registrationStore: await FileRegistrationStore.open(path, () => {}),
+      now: clock.now,
+      log: () => {},
+    });
+    await restarted.registrations!.ready;
+    clock.advance(60_000);
+    for (const name of Object.keys(sources)) {
+      expect((await restarted(new Request(`http://relay.test/api/v1/realtime?websiteId=scan-${name}`))).status, name).toBe(200);
+    }
+  });
+});
