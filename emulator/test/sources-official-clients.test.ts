@@ -136,6 +136,16 @@ describe('the stand-ins without an official client, against their documented con
     const bad = await server.request(url, { headers: { Authorization: 'Bearer nope' } });
     expect(bad.status).toBe(401);
     expect(JSON.parse(bad.text)).toHaveProperty('error');
+    // As Plausible's AuthorizeStatsApiPlug answers: no key, then the site checked after the key.
+    const keyless = await server.request(url);
+    expect([keyless.status, JSON.parse(keyless.text).error]).toEqual([401, expect.stringMatching(/^Missing API key/)]);
+    const ask = (query: string) =>
+      server.request(`/sources/plausible/api/v1/stats/realtime/visitors${query}`, {
+        headers: { Authorization: `Bearer ${STAND_IN_KEYS.plausible}` },
+      });
+    expect((await ask('')).status).toBe(400);
+    const unknown = await ask('?site_id=no-such-site.example');
+    expect([unknown.status, JSON.parse(unknown.text).error]).toEqual([401, expect.stringMatching(/^Invalid API key or site ID/)]);
   });
 
   it('Fathom: { total }, and past 10 requests a minute 429 with Retry-After', async () => {
