@@ -1,3 +1,4 @@
+import rules from './contract/rules.json' with { type: 'json' };
 import { DEV_MODE } from './dev-mode.js';
 import { finiteOr } from './finite.js';
 import type { FeedKey } from './realtime/feed.js';
@@ -5,7 +6,7 @@ import type { FeedKey } from './realtime/feed.js';
 // The attributes' table (src/attributes.ts) takes its defaults from here, so a property reads what the configuration uses.
 export const DEFAULT_INTERVAL_SECONDS = 60;
 /** Faster polling buys nothing (the service counts a 3-minute window) and burns the plan's quota. */
-export const MIN_INTERVAL_SECONDS = 15;
+export const MIN_INTERVAL_SECONDS = rules.elementMinIntervalSeconds;
 const MAX_INTERVAL_SECONDS = 24 * 60 * 60;
 export const DEFAULT_MAX_AGE_SECONDS = 600;
 const MAX_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;

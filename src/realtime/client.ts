@@ -3,12 +3,14 @@ import { errorKindForStatus, isConfigurationError, type RealtimeErrorKind } from
 import { parseReport, type RealtimeReport } from '../contract/report.js';
 import { realtimeUrl } from '../contract/request.js';
 import { retryAfterDelay } from '../contract/retry-after.js';
+import rules from '../contract/rules.json' with { type: 'json' };
 import { serviceMessage } from '../contract/service-message.js';
 import { DEV_MODE } from '../dev-mode.js';
 import { type Environment, environment } from './environment.js';
 import { RealtimeError } from './errors.js';
 
-export const REQUEST_TIMEOUT_MS = 10_000;
+/** The contract's element timeout, which the relays' own waits are sized to finish within (rules.json). */
+export const REQUEST_TIMEOUT_MS = rules.elementRequestTimeoutMs;
 
 export interface RealtimeRequest {
   /** Origin (and optional path prefix) of the service or of a relay, without a trailing slash. */
