@@ -172,6 +172,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
           clientId: config.shopifyApp.clientId,
           clientSecret: config.shopifyAppSecret,
           registrations: selfServe.registry,
+          usedSessionTokens: selfServe.registrationStore,
           cacheOf: (websiteId) => selfServe.served(websiteId)?.cache,
           wallClock: options.wallClock,
         })

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { getHmac, getJwt } from '@shopify/shopify-api/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryRegistrationStore } from '../src/registry/memory-registration-store.js';
@@ -33,8 +33,18 @@ async function app(): Promise<{ relay: RelayHarness; store: MemoryRegistrationSt
   return { relay: harness, store };
 }
 
+/** A session token as App Bridge hands one out: its own jti (the helper's default is one fixed value). */
 async function bearer(shop: string, overrides: Record<string, unknown> = {}): Promise<string> {
-  return `Bearer ${(await getJwt(shop.replace('.myshopify.com', ''), CLIENT_ID, CLIENT_SECRET, overrides)).token}`;
+  const claims = { jti: randomUUID(), ...overrides };
+  return `Bearer ${(await getJwt(shop.replace('.myshopify.com', ''), CLIENT_ID, CLIENT_SECRET, claims)).token}`;
+}
+
+function put(relay: RelayHarness, authorization: string, body: unknown) {
+  return relay.request('/shopify/app/settings', {
+    method: 'PUT',
+    headers: { Authorization: authorization, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 async function settings(relay: RelayHarness, shop: string | null, method = 'GET', body?: unknown) {
@@ -133,6 +143,42 @@ describe('the Shopify app on the relay', () => {
     const expired = await bearer(SHOP, { exp: Math.floor(Date.now() / 1000) - 60 });
     const answer = await relay.request('/shopify/app/settings', { headers: { Authorization: expired } });
     expect([answer.status, (answer.json as { error: string }).error]).toEqual([401, expect.stringMatching(/^Expired session token/)]);
+  });
+
+  it('a write replayed with a spent session token is refused with 401 and stores nothing; reads may reuse a token', async () => {
+    const { relay, store } = await app();
+    const token = await bearer(SHOP);
+    expect((await put(relay, token, { websiteId: OWNED.id, token: OWNED.token })).status).toBe(200);
+    const stored = JSON.stringify(await store.get(OWNED.id));
+    const upstream = relay.upstreamCalls.length;
+
+    const replayed = await put(relay, token, { websiteId: OWNED.id, token: OWNED.token });
+    expect(replayed.status).toBe(401);
+    expect(replayed.json).toEqual({ error: expect.stringMatching(/already used for a change/), code: 'session-token-spent' });
+    // Nothing asked, nothing written: a fresh IV on any write would have changed the record.
+    expect(relay.upstreamCalls).toHaveLength(upstream);
+    expect(JSON.stringify(await store.get(OWNED.id))).toBe(stored);
+    const read = await relay.request('/shopify/app/settings', { headers: { Authorization: token } });
+    expect([read.status, read.json]).toEqual([200, expect.objectContaining({ websiteId: OWNED.id })]);
+  });
+
+  it('a merchant who saves twice, each time with a new token, is served both times', async () => {
+    const { relay } = await app();
+    for (const _ of [1, 2]) {
+      const saved = await put(relay, await bearer(SHOP), { websiteId: OWNED.id, token: OWNED.token });
+      expect([saved.status, saved.json]).toEqual([200, expect.objectContaining({ websiteId: OWNED.id, tokenEnding: '0000' })]);
+    }
+    expect(relay.upstreamCalls).toHaveLength(2);
+  });
+
+  it('a session token without a jti reads but never writes', async () => {
+    const { relay, store } = await app();
+    const token = await bearer(SHOP, { jti: undefined });
+    expect((await relay.request('/shopify/app/settings', { headers: { Authorization: token } })).status).toBe(200);
+    const refused = await put(relay, token, { websiteId: OWNED.id, token: OWNED.token });
+    expect([refused.status, (refused.json as { error: string }).error]).toEqual([401, expect.stringMatching(/without a jti/)]);
+    expect((await store.all()).size).toBe(0);
+    expect(relay.upstreamCalls).toHaveLength(0);
   });
 
   it.each(['app/uninstalled', 'shop/redact'])("%s deletes the shop's website and token, and a retry still answers 200", async (topic) => {

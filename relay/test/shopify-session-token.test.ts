@@ -43,10 +43,12 @@ describe('session tokens, against @shopify/shopify-api', () => {
   it('accepts what the library signs and accepts, and names the shop in dest', async () => {
     const token = await sessionToken();
     expect(await oracleAcceptsSessionToken(token)).toBe(true);
-    expect(await verdictOf(token)).toEqual({ valid: true, shop: SHOP });
+    // A write spends the jti until the relay stops accepting the token: exp plus the leeway.
+    const acceptedUntilMs = (NOW_S + 50 + SESSION_TOKEN_LEEWAY_SECONDS) * 1000;
+    expect(await verdictOf(token)).toEqual({ valid: true, shop: SHOP, tokenId: '1234567890', acceptedUntilMs });
     // The library's own helper writes iss without the scheme: the same shop, accepted.
     const helperDefault = (await getJwt(STORE, CLIENT_ID, CLIENT_SECRET, { exp: NOW_S + 50, nbf: NOW_S - 10 })).token;
-    expect(await verdictOf(helperDefault)).toEqual({ valid: true, shop: SHOP });
+    expect(await verdictOf(helperDefault)).toEqual({ valid: true, shop: SHOP, tokenId: '1234567890', acceptedUntilMs });
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { getJwt } from '@shopify/shopify-api/test-helpers';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -54,8 +54,16 @@ async function start(): Promise<Page> {
       // The test ended with the request under way.
     }
   });
-  // App Bridge's stand-in: only the documented shopify.idToken(), answered by Node with a fresh token.
-  await context.exposeBinding('mintSessionToken', async () => (await getJwt('demo-shop', CLIENT_ID, CLIENT_SECRET)).token);
+  // App Bridge's stand-in: only the documented shopify.idToken(), answered by Node. Shopify does not
+  // promise a new token per call, so from the second call on each token is handed out twice: the
+  // save after a refused one finds its token spent, and the page must ask again (issue 31's replay).
+  let calls = 0;
+  let token = '';
+  await context.exposeBinding('mintSessionToken', async () => {
+    calls += 1;
+    if (calls === 1 || calls % 2 === 0) token = (await getJwt('demo-shop', CLIENT_ID, CLIENT_SECRET, { jti: randomUUID() })).token;
+    return token;
+  });
   await context.route(APP_BRIDGE_URL, (route) =>
     route.fulfill({ contentType: 'text/javascript', body: 'window.shopify = { idToken: () => window.mintSessionToken() };' }),
   );

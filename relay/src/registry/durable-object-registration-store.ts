@@ -33,6 +33,7 @@ export class RegistrationKeeper extends DurableObjectBase {
     this.#sql.exec('INSERT OR IGNORE INTO version (id, value) VALUES (0, 0)');
     this.#sql.exec('CREATE TABLE IF NOT EXISTS hourly (counter TEXT NOT NULL, taken_at REAL NOT NULL)');
     this.#sql.exec('CREATE INDEX IF NOT EXISTS hourly_by_time ON hourly (counter, taken_at)');
+    this.#sql.exec('CREATE TABLE IF NOT EXISTS remembered (key TEXT PRIMARY KEY, until_ms REAL NOT NULL)');
   }
 
   version(): string {
@@ -78,6 +79,14 @@ export class RegistrationKeeper extends DurableObjectBase {
       .toArray();
     return { taken, nextRoomAtMs: Number(slot?.taken_at ?? nowMs) + HOUR_MS };
   }
+
+  /** One call at a time, so the look and the insert are one step; past keys are deleted first. */
+  rememberOnce(key: string, untilMs: number, nowMs: number): boolean {
+    this.#sql.exec('DELETE FROM remembered WHERE until_ms <= ?', nowMs);
+    if (this.#sql.exec('SELECT 1 FROM remembered WHERE key = ?', key).toArray().length > 0) return false;
+    this.#sql.exec('INSERT INTO remembered (key, until_ms) VALUES (?, ?)', key, untilMs);
+    return true;
+  }
 }
 
 /** The stub of a `RegistrationKeeper`, called over JS RPC. */
@@ -88,6 +97,7 @@ export interface RegistrationKeeperStub {
   put(websiteId: string, record: string): Promise<unknown>;
   remove(websiteId: string): Promise<unknown>;
   takeHourly(counter: string, nowMs: number, limit: number): Promise<unknown>;
+  rememberOnce(key: string, untilMs: number, nowMs: number): Promise<unknown>;
 }
 
 export interface RegistrationKeeperNamespace {
@@ -146,6 +156,12 @@ export class DurableObjectRegistrationStore implements RegistrationStore {
       throw new Error('the Durable Object RegistrationKeeper answered takeHourly with something else');
     }
     return { taken: decision.taken, nextRoomAtMs: decision.nextRoomAtMs };
+  }
+
+  async rememberOnce(key: string, untilMs: number, nowMs: number): Promise<boolean> {
+    const first = await this.#call('rememberOnce', (keeper) => keeper.rememberOnce(key, untilMs, nowMs));
+    if (typeof first !== 'boolean') throw new Error('the Durable Object RegistrationKeeper answered rememberOnce with something else');
+    return first;
   }
 
   async close(): Promise<void> {}

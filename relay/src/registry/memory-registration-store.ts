@@ -13,6 +13,8 @@ const MAX_COUNTERS = 1_100_000;
 export class MemoryRegistrationStore implements RegistrationStore {
   protected readonly records = new Map<string, RegistrationRecord>();
   readonly #budgets = new Map<string, RollingHourLimit>();
+  /** Keys remembered once, and until when: forgotten past it, the oldest first beyond MAX_COUNTERS. */
+  readonly #remembered = new Map<string, number>();
   #version = 0;
 
   async version(): Promise<string> {
@@ -49,6 +51,14 @@ export class MemoryRegistrationStore implements RegistrationStore {
     }
     const taken = budget.tryTake(nowMs);
     return { taken, nextRoomAtMs: budget.nextRoomAt(nowMs) };
+  }
+
+  async rememberOnce(key: string, untilMs: number, nowMs: number): Promise<boolean> {
+    for (const [remembered, until] of this.#remembered) if (until <= nowMs) this.#remembered.delete(remembered);
+    if (this.#remembered.has(key)) return false;
+    if (this.#remembered.size >= MAX_COUNTERS) this.#remembered.delete(this.#remembered.keys().next().value as string);
+    this.#remembered.set(key, untilMs);
+    return true;
   }
 
   async close(): Promise<void> {}

@@ -99,6 +99,13 @@ export class RedisRegistrationStore implements RegistrationStore {
     return { taken: reply[0] === 1, nextRoomAtMs };
   }
 
+  /** `SET … NX PX`: Redis forgets the key when the time is up. */
+  async rememberOnce(key: string, untilMs: number, nowMs: number): Promise<boolean> {
+    const ttlMs = String(Math.max(1, Math.ceil(untilMs - nowMs)));
+    const reply = await this.#send(`remember "${key}" once`, ['SET', `${this.#prefix}once:${key}`, '1', 'NX', 'PX', ttlMs]);
+    return reply === 'OK';
+  }
+
   close(): Promise<void> {
     return this.#connection.close();
   }

@@ -25,5 +25,11 @@ export interface RegistrationStore {
    * `attempts` and `attempts:{requester}` (registration attempts).
    */
   takeHourly(counter: string, nowMs: number, limit: number): Promise<BudgetDecision>;
+  /**
+   * True the first time `key` is seen, false while it is remembered: until `untilMs`, then it is
+   * forgotten (the whole fleet's, with a shared store). A Shopify session token's `jti` is spent
+   * so, and a write is never replayed with it.
+   */
+  rememberOnce(key: string, untilMs: number, nowMs: number): Promise<boolean>;
   close(): Promise<void>;
 }

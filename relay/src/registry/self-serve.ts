@@ -43,12 +43,15 @@ export interface SelfServeParts {
  */
 export class SelfServe {
   readonly registry: WebsiteRegistry;
+  /** Where the registrations live; the Shopify app also spends its session tokens' ids there. */
+  readonly registrationStore: RegistrationStore;
   readonly #served = new Map<string, ServedRegistration>();
   readonly #anyOrigin: CorsPolicy;
 
   constructor(parts: SelfServeParts) {
     const { config, store, cacheFor, now } = parts;
     const registrationStore = parts.registrationStore ?? memoryStoreIfAllowed(config);
+    this.registrationStore = registrationStore;
     this.#anyOrigin = new CorsPolicy({ ...parts.cors, allowOrigins: ['*'] });
     const served = (registered: RegisteredWebsite): ServedRegistration => {
       const { record, website, unreadable } = registered;

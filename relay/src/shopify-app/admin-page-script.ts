@@ -1,8 +1,12 @@
+import { SESSION_TOKEN_SPENT } from './settings-api.js';
+
 /**
  * The admin page's one script, served as `/shopify/app/admin.js` (the page's policy runs no inline
  * script). Plain browser JavaScript in a string: the relay's runtimes have no files to serve and
  * the relay's TypeScript has no DOM; the Chromium test runs it. Every call to the settings API
- * carries a fresh session token from App Bridge's documented `shopify.idToken()`.
+ * asks App Bridge's documented `shopify.idToken()` for its session token. A save spends its token
+ * (the relay refuses a replayed one); Shopify asks for a token on each request but does not promise a
+ * new one each call, so a save refused as spent asks once more and tries again.
  */
 export const ADMIN_PAGE_SCRIPT = `const main = document.querySelector('main');
 const form = main.querySelector('form');
@@ -15,13 +19,14 @@ const say = (text, state = 'ok') => {
   status.dataset.state = state;
 };
 
-async function settings(method, body) {
+async function settings(method, body, retried = false) {
   if (typeof shopify === 'undefined') throw new Error('Open this page from the app in your Shopify admin: App Bridge did not load here.');
   const token = await shopify.idToken();
   const headers = { Authorization: 'Bearer ' + token };
   if (body) headers['Content-Type'] = 'application/json';
   const response = await fetch(main.dataset.settings, { method, headers, body: body && JSON.stringify(body) });
   const answer = await response.json().catch(() => ({}));
+  if (response.status === 401 && answer.code === '${SESSION_TOKEN_SPENT}' && !retried) return settings(method, body, true);
   if (!response.ok) throw new Error(answer.error || 'The relay answered ' + response.status + '.');
   return answer;
 }

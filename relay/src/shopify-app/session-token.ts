@@ -10,7 +10,16 @@ export const SESSION_TOKEN_LEEWAY_SECONDS = 10;
 /** A session token is about 700 characters; anything much longer is not one. */
 const MAX_TOKEN_LENGTH = 4_096;
 
-export type SessionTokenVerdict = { readonly valid: true; readonly shop: string } | { readonly valid: false; readonly message: string };
+export type SessionTokenVerdict =
+  | {
+      readonly valid: true;
+      readonly shop: string;
+      /** The token's `jti`, which a write spends (null when it has none, so it cannot write). */
+      readonly tokenId: string | null;
+      /** Until when (ms since the epoch) this server accepts the token: its `exp` plus the leeway. */
+      readonly acceptedUntilMs: number;
+    }
+  | { readonly valid: false; readonly message: string };
 
 /**
  * Checks the session token App Bridge's `shopify.idToken()` gives the embedded admin page, sent as
@@ -63,7 +72,8 @@ export class SessionTokenVerifier {
     if (claims.iss !== undefined && (typeof claims.iss !== 'string' || claims.iss.replace(/^https:\/\//, '') !== `${shop}/admin`)) {
       return refuse('Invalid session token: iss and dest name different shops');
     }
-    return { valid: true, shop };
+    const tokenId = typeof claims.jti === 'string' && claims.jti !== '' && claims.jti.length <= 256 ? claims.jti : null;
+    return { valid: true, shop, tokenId, acceptedUntilMs: Math.ceil(claims.exp + SESSION_TOKEN_LEEWAY_SECONDS) * 1000 };
   }
 }
 

@@ -16,7 +16,15 @@ export interface SettingsApiOptions {
   readonly registrations: Registrations;
   /** Reads the website's count as shoppers get it, so Save shows that it works. */
   readonly liveCount: (websiteId: string) => Promise<LiveCount>;
+  /**
+   * Spends a session token's `jti` on a write: true the first time, false when it was spent
+   * already (remembered until the token expires), so a captured token cannot replay a change.
+   */
+  readonly spendSessionToken: (tokenId: string, untilMs: number) => Promise<boolean>;
 }
+
+/** The `code` of the 401 for a token already spent: the admin page asks App Bridge for another and tries once more. */
+export const SESSION_TOKEN_SPENT = 'session-token-spent';
 
 /** What the admin page shows: never more of the token than its last four characters. */
 export interface ShopSettings {
@@ -43,7 +51,22 @@ export async function answerSettings(request: Request, options: SettingsApiOptio
     return jsonResponse(401, { error: session.message });
   }
   try {
-    return method === 'GET' ? await current(session.shop, options) : await save(request, session.shop, options);
+    if (method === 'GET') return await current(session.shop, options);
+    // A write spends its token; reads may reuse one (App Bridge may hand the same one out until it expires).
+    if (session.tokenId === null) {
+      await request.body?.cancel().catch(() => undefined);
+      return jsonResponse(401, {
+        error: 'Invalid session token: without a jti a replay of it cannot be told apart, so it cannot change settings',
+      });
+    }
+    if (!(await options.spendSessionToken(session.tokenId, session.acceptedUntilMs))) {
+      await request.body?.cancel().catch(() => undefined);
+      return jsonResponse(401, {
+        error: 'This session token was already used for a change: each save needs a new one from App Bridge (shopify.idToken())',
+        code: SESSION_TOKEN_SPENT,
+      });
+    }
+    return await save(request, session.shop, options);
   } catch {
     return jsonResponse(503, { error: "The relay's store is unreachable; try again in a minute" });
   }

@@ -1,4 +1,5 @@
 import { parseReport, windowOf } from '../../../src/contract/report.js';
+import type { RegistrationStore } from '../registry/registration-store.js';
 import type { Registrations } from '../registry/registrations.js';
 import type { WebsiteCache } from '../website-cache.js';
 import { adminPageResponse } from './admin-page.js';
@@ -21,6 +22,8 @@ export interface ShopifyAppOptions {
   /** The app's client secret: it signs the admin's launch, the session tokens and the webhooks. */
   readonly clientSecret: string;
   readonly registrations: Registrations;
+  /** Where a write spends its session token's `jti` (the registrations' store: the fleet's, when shared). */
+  readonly usedSessionTokens: Pick<RegistrationStore, 'rememberOnce'>;
   /** The cache that serves a registered website to shoppers (undefined when none), so the admin page shows the count they get. */
   readonly cacheOf: (websiteId: string) => WebsiteCache | null | undefined;
   /** Milliseconds since the epoch, to judge signed times; `Date.now` when absent. */
@@ -48,7 +51,13 @@ export function createShopifyApp(options: ShopifyAppOptions): ShopifyAppHandler 
     if (typeof report === 'string') return { error: `the stored answer is not a report (${report})` };
     return { count: report.currentVisitors, timestamp: report.timestamp, windowMinutes: windowOf(report) };
   };
-  const settings = { sessionTokens, registrations: options.registrations, liveCount };
+  const settings = {
+    sessionTokens,
+    registrations: options.registrations,
+    liveCount,
+    spendSessionToken: (tokenId: string, untilMs: number) =>
+      options.usedSessionTokens.rememberOnce(`shopify-session-token:${tokenId}`, untilMs, wallClock()),
+  };
 
   async function adminPage(request: Request): Promise<Response> {
     if (request.method !== 'GET' && request.method !== 'HEAD')
