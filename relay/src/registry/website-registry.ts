@@ -1,31 +1,14 @@
 import type { RealtimeReport } from '../../../src/contract/report.js';
 import { type RelayConfig, type RelayedWebsite, relayedWebsite } from '../config.js';
 import type { SourceSettings } from '../sources/source.js';
-import type { BudgetDecision } from '../store/relay-store.js';
-import type { UpstreamResult } from '../upstream.js';
 import { AttemptLimits } from './attempt-limits.js';
-import {
-  describeSite,
-  isSameSite,
-  joinedSource,
-  publicPart,
-  secretEnding,
-  secretPart,
-  secretTexts,
-  withBearerKey,
-} from './registered-source.js';
+import { holdsStoredToken, isSameOwnership, proofToCheck, storedSource } from './ownership-proof.js';
+import { describeSite, joinedSource, publicPart, secretEnding, secretPart } from './registered-source.js';
 import { checkRequest, configured, isToken, isWebsiteId, refusal, storeDown, TOKEN_SHAPE, WRONG_TOKEN } from './registration-checks.js';
 import { DEFAULT_WEBSITE_HOURLY_BUDGET, type RegistrationRecord, readRegistrationRecord, viewOf } from './registration-record.js';
 import type { RegistrationStore } from './registration-store.js';
-import type {
-  BindOutcome,
-  Refusal,
-  RegisterOutcome,
-  RegistrationRequest,
-  Registrations,
-  RegistrationView,
-  RemoveOutcome,
-} from './registrations.js';
+import type { BindOutcome, RegisterOutcome, RegistrationRequest, Registrations, RegistrationView, RemoveOutcome } from './registrations.js';
+import { checkWithService, type ServiceCheckParts } from './service-check.js';
 import { type TokenCipher, UnreadableToken } from './token-cipher.js';
 
 /** One registered website as this instance serves it. */
@@ -37,19 +20,14 @@ export interface RegisteredWebsite {
   readonly unreadable: string | null;
 }
 
-export interface RegistryParts {
+export interface RegistryParts extends ServiceCheckParts {
   readonly config: Pick<RelayConfig, 'websites' | 'interval' | 'registrationsPerHour' | 'maxWebsites' | 'encryptionKeys' | 'selfServe'>;
   readonly store: RegistrationStore;
   readonly cipher: TokenCipher;
-  /** Asks the service once for a website's report: the very fetch the relay serves websites with. */
-  readonly fetchReport: (website: RelayedWebsite) => Promise<UpstreamResult>;
-  /** Counts one upstream request in the relay's own hourly budget (the whole fleet's, with a shared store). */
-  readonly takeRelayBudget: (nowMs: number) => Promise<BudgetDecision>;
   /** Keeps the report the check fetched as the website's first answer, so its first shopper costs no second request. */
   readonly keepFirstAnswer: (websiteId: string, report: RealtimeReport) => Promise<void>;
   /** A registered website (new, changed or gone) changed: its served state must follow. */
   readonly onChange: (websiteId: string, registered: RegisteredWebsite | undefined) => void;
-  readonly now: () => number;
   readonly log: (line: string) => void;
 }
 
@@ -205,7 +183,7 @@ export class WebsiteRegistry implements Registrations {
         `"${websiteId}" is registered for ${existing.source ? describeSite(existing.source) : "the realtime API's website"}: remove it first (DELETE with its key), then register it again`,
       );
     }
-    const checked = await this.#checkWithService(websiteId, token, request.source);
+    const checked = await checkWithService(this.#parts, websiteId, token, request.source);
     if (checked.outcome === 'refused') return checked;
     const record = await this.#sealed(websiteId, token, request.source, {
       allowOrigins: request.allowOrigins ?? null,
@@ -229,14 +207,14 @@ export class WebsiteRegistry implements Registrations {
     const existing = await this.#storedRecord(websiteId);
     if (existing === 'down') return storeDown();
     if (!existing) return refusal(404, `No website "${websiteId}" is registered on this relay`);
-    const stored = await this.#storedSource(existing);
-    if (!(await this.#holdsStoredToken(existing, token, stored, source))) {
+    const stored = await storedSource(this.#parts.cipher, existing);
+    if (!(await holdsStoredToken(this.#parts.cipher, existing, token, stored, source))) {
       // An owner who rotated the token proves ownership with the new one, which the service accepts now.
       const proof = proofToCheck(existing, token, stored, source);
       if (proof === null) return refusal(401, WRONG_TOKEN);
       const limited = await this.#attempts.take(requester);
       if (limited) return limited;
-      const checked = await this.#checkWithService(websiteId, token, proof.source);
+      const checked = await checkWithService(this.#parts, websiteId, token, proof.source);
       if (checked.outcome === 'refused') return checked.status === 404 || checked.status === 401 ? refusal(401, WRONG_TOKEN) : checked;
     }
     return this.#removeRecord(websiteId);
@@ -310,36 +288,6 @@ export class WebsiteRegistry implements Registrations {
     }
   }
 
-  /** A source registration's stored source, decrypted; null for a token registration or one that does not decrypt. */
-  async #storedSource(record: RegistrationRecord): Promise<SourceSettings | null> {
-    if (record.source === null) return null;
-    try {
-      return joinedSource(record.source, await this.#parts.cipher.open(record.websiteId, record.token));
-    } catch {
-      return null;
-    }
-  }
-
-  /** The token (or a source's API key as a Bearer, or a source sent whole) is the stored one. */
-  async #holdsStoredToken(
-    record: RegistrationRecord,
-    token: string,
-    stored: SourceSettings | null,
-    source: SourceSettings | undefined,
-  ): Promise<boolean> {
-    if (record.source !== null) {
-      if (stored === null) return false;
-      if (source !== undefined) return isSameSite(record.source, publicPart(source)) && sameText(secretPart(stored), secretPart(source));
-      return secretTexts(stored).some((secret) => sameText(secret, token));
-    }
-    if (source !== undefined) return false;
-    try {
-      return sameText(await this.#parts.cipher.open(record.websiteId, record.token), token);
-    } catch {
-      return false;
-    }
-  }
-
   async #sealed(
     websiteId: string,
     token: string,
@@ -356,84 +304,10 @@ export class WebsiteRegistry implements Registrations {
       savedAtMs: Date.now(),
     };
   }
-
-  /** One request to the service, within the relay's budget: only a valid report for exactly this website passes. */
-  async #checkWithService(
-    websiteId: string,
-    token: string,
-    source?: SourceSettings,
-  ): Promise<{ outcome: 'checked'; report: RealtimeReport } | Refusal> {
-    const { takeRelayBudget, fetchReport, now } = this.#parts;
-    let decision: BudgetDecision;
-    try {
-      decision = await takeRelayBudget(now());
-    } catch {
-      return storeDown();
-    }
-    if (!decision.taken) {
-      return refusal(503, "This relay's hourly budget of upstream requests is spent; try again later", decision.nextRoomAtMs - now());
-    }
-    const result = await fetchReport(source ? relayedWebsite(websiteId, '', undefined, source) : relayedWebsite(websiteId, token));
-    if ('report' in result) return { outcome: 'checked', report: result.report };
-    const { kind, status } = result.failure;
-    switch (kind) {
-      case 'unauthorized':
-        return refusal(401, source ? wrongSourceKey(source) : WRONG_TOKEN);
-      case 'not-found':
-        return refusal(
-          404,
-          source
-            ? `${source.kind} does not know the ${describeSite(publicPart(source))}: check its site id`
-            : `The analytics service does not know a website "${websiteId}": check the website ID`,
-        );
-      case 'timeout':
-        return refusal(504, `The analytics service did not answer in time; nothing was stored. Try again`);
-      default:
-        return refusal(
-          502,
-          `The analytics service failed (${status === null ? 'unreachable' : `it answered ${status}`}); nothing was stored. Try again later`,
-        );
-    }
-  }
-}
-
-/**
- * Whether a registration may replace the stored one: the same kind of proof for the same site, so
- * the service's answer to the new key proves ownership of what is stored. A token proves its
- * website at the contract's service; a source, its own site at its own service.
- */
-function isSameOwnership(existing: RegistrationRecord, source: SourceSettings | undefined): boolean {
-  if (existing.source === null || source === undefined) return existing.source === null && source === undefined;
-  return isSameSite(existing.source, publicPart(source));
-}
-
-/** What to ask the service to prove a removal with a key that is not the stored one; null when nothing can. */
-function proofToCheck(
-  existing: RegistrationRecord,
-  token: string,
-  stored: SourceSettings | null,
-  source: SourceSettings | undefined,
-): { source?: SourceSettings } | null {
-  if (existing.source === null) return source === undefined ? {} : null;
-  if (source !== undefined) return isSameSite(existing.source, publicPart(source)) ? { source } : null;
-  const rotated = stored === null ? null : withBearerKey(stored, token);
-  return rotated === null ? null : { source: rotated };
-}
-
-function wrongSourceKey(source: SourceSettings): string {
-  return `${source.kind} refused this key for the ${describeSite(publicPart(source))}: copy the key again from its settings`;
 }
 
 function sameRecord(a: RegistrationRecord, b: RegistrationRecord): boolean {
   return a.savedAtMs === b.savedAtMs && a.token.sealed === b.token.sealed && a.shop === b.shop;
-}
-
-/** Compares two texts in time that depends only on their lengths. */
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let index = 0; index < a.length; index += 1) difference |= a.charCodeAt(index) ^ b.charCodeAt(index);
-  return difference === 0;
 }
 
 function describe(error: unknown): string {
