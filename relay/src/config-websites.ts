@@ -1,5 +1,6 @@
 import { describeValue, isPlainObject, readIdentifier, reportUnknownFields } from '../../server-kit/config-checks.js';
 import { BEARER_TOKEN_SYNTAX, MAX_IDENTIFIER_LENGTH } from '../../src/contract/request.js';
+import { SHOPIFY_SHOP_SYNTAX } from './shopify-app/shop-domain.js';
 import { parseSource, type SourceParseOptions } from './sources/parse-source.js';
 import type { SourceSettings } from './sources/source.js';
 
@@ -85,9 +86,6 @@ function readSource(value: unknown, at: string, issues: string[], options: Sourc
   if ('issues' in parsed) issues.push(...parsed.issues);
   return 'source' in parsed ? parsed.source : undefined;
 }
-
-/** A shop's permanent domain, which Shopify signs into every App Proxy request (`shop=name.myshopify.com`). */
-export const SHOPIFY_SHOP_SYNTAX = /^[a-z0-9][a-z0-9-]{0,99}\.myshopify\.com$/;
 
 function readShop(value: unknown, at: string, issues: string[]): string | undefined {
   if (typeof value === 'string' && SHOPIFY_SHOP_SYNTAX.test(value)) return value;

@@ -94,6 +94,7 @@ const KNOWN_FIELDS = [
   'registrationsMayBeLost',
 ] as const;
 export type RelayConfigField = (typeof KNOWN_FIELDS)[number];
+type WholeNumberField = 'interval' | 'maxStale' | 'hourlyBudget' | 'storeDownBudget' | 'registrationsPerHour' | 'maxWebsites';
 
 /** Every problem of a relay config at once, each naming its field (and the variable it came from). Never a token. */
 export class RelayConfigError extends ConfigError {
@@ -134,7 +135,7 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
   const websites = readWebsites(input.websites ?? (selfServe ? [] : undefined), label('websites'), issues, selfServe === true, options);
   const allowOrigins = readOrigins(input.allowOrigins ?? RELAY_DEFAULTS.allowOrigins, label('allowOrigins'), issues);
   /** A whole-number field: its value or default, checked and named (with the variable it came from). */
-  const wholeNumber = (field: 'interval' | 'maxStale' | 'hourlyBudget' | 'storeDownBudget', unit: string, max: number, min = 1) =>
+  const wholeNumber = (field: WholeNumberField, unit: string, max: number, min = 1) =>
     readWholeNumber(input[field] ?? RELAY_DEFAULTS[field], label(field), unit, max, issues, min);
   const interval = wholeNumber('interval', 'seconds', CONFIG_LIMITS.maxInterval);
   const maxStale = wholeNumber('maxStale', 'seconds', CONFIG_LIMITS.maxMaxStale);
@@ -146,20 +147,8 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
   const shopifyApp = readShopifyApp(input.shopifyApp ?? null, label('shopifyApp'), issues);
   if (shopifyApp !== undefined && shopifyAppSecret !== undefined) checkShopifyApp(shopifyApp, shopifyAppSecret, selfServe === true, issues);
   const encryptionKeys = readEncryptionKeys(input.encryptionKeys ?? RELAY_DEFAULTS.encryptionKeys, label('encryptionKeys'), issues);
-  const registrationsPerHour = readWholeNumber(
-    input.registrationsPerHour ?? RELAY_DEFAULTS.registrationsPerHour,
-    label('registrationsPerHour'),
-    'attempts',
-    SELF_SERVE_LIMITS.maxRegistrationsPerHour,
-    issues,
-  );
-  const maxWebsites = readWholeNumber(
-    input.maxWebsites ?? RELAY_DEFAULTS.maxWebsites,
-    label('maxWebsites'),
-    'websites',
-    SELF_SERVE_LIMITS.maxWebsites,
-    issues,
-  );
+  const registrationsPerHour = wholeNumber('registrationsPerHour', 'attempts', SELF_SERVE_LIMITS.maxRegistrationsPerHour);
+  const maxWebsites = wholeNumber('maxWebsites', 'websites', SELF_SERVE_LIMITS.maxWebsites);
   const registrationsFile = readRegistrationsFile(input.registrationsFile ?? null, label('registrationsFile'), issues);
   const registrationsMayBeLost = readBoolean(
     input.registrationsMayBeLost ?? RELAY_DEFAULTS.registrationsMayBeLost,
@@ -296,4 +285,4 @@ function readWholeNumber(value: unknown, at: string, unit: string, max: number, 
 
 export { relayConfigWarnings, smallestIntervalWithin, upstreamRequestsPerHour } from './config-warnings.js';
 // The websites' readers and the advice about a valid config, apart: importers of the config keep one path.
-export { type RelayedWebsite, relayedWebsite, SHOPIFY_SHOP_SYNTAX } from './config-websites.js';
+export { type RelayedWebsite, relayedWebsite } from './config-websites.js';

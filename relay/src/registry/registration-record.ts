@@ -1,5 +1,6 @@
 import { isPlainObject } from '../../../server-kit/config-checks.js';
-import { isOrigin, SHOPIFY_SHOP_SYNTAX } from '../config.js';
+import { isOrigin } from '../config.js';
+import { SHOPIFY_SHOP_SYNTAX } from '../shopify-app/shop-domain.js';
 import { readPublicSource } from './registered-source.js';
 import type { RegistrationView } from './registrations.js';
 import type { SealedToken } from './token-cipher.js';

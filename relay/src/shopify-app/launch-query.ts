@@ -1,5 +1,5 @@
-import { SHOPIFY_SHOP_SYNTAX } from '../config.js';
 import { type AppSecret, hexSignature, SIGNED_TIME_MAX_SKEW_SECONDS, signedTimeSkewSeconds } from './app-secret.js';
+import { SHOPIFY_SHOP_SYNTAX } from './shop-domain.js';
 
 export type LaunchVerdict = { readonly signed: true; readonly shop: string } | { readonly signed: false; readonly message: string };
 

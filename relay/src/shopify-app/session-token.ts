@@ -1,5 +1,5 @@
-import { SHOPIFY_SHOP_SYNTAX } from '../config.js';
 import { type AppSecret, base64Bytes } from './app-secret.js';
+import { SHOPIFY_SHOP_SYNTAX } from './shop-domain.js';
 
 /**
  * How far `exp` and `nbf` may be off this server's clock, in seconds: the 10 s Shopify's own

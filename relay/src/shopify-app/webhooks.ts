@@ -1,8 +1,8 @@
 import { readCappedBytes } from '../../../server-kit/capped-body.js';
-import { SHOPIFY_SHOP_SYNTAX } from '../config.js';
 import type { Registrations } from '../registry/registrations.js';
 import { type AppSecret, base64Bytes } from './app-secret.js';
 import { jsonResponse } from './json-response.js';
+import { SHOPIFY_SHOP_SYNTAX } from './shop-domain.js';
 
 /** The topics shopify.app.toml subscribes to. */
 export const WEBHOOK_TOPICS = ['app/uninstalled', 'shop/redact', 'customers/data_request', 'customers/redact'] as const;
