@@ -5,7 +5,7 @@ import { OAuth2Client } from 'google-auth-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redactor } from '../../relay/src/redaction.js';
 import { sourceCall } from '../../relay/src/sources/call.js';
-import { fetchAccessToken, type ServiceAccountKey } from '../../relay/src/sources/ga4-token.js';
+import { fetchAccessToken, type ServiceAccountKey } from '../../relay/src/sources/ga4-service-account.js';
 import { STAND_IN_KEYS } from '../src/sources/keys.js';
 import { DEMO, FREE, startTestServer, type TestServer } from './support/test-server.js';
 

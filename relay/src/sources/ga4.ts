@@ -1,9 +1,15 @@
 import { isPlainObject } from '../../../server-kit/config-checks.js';
-import { isLoopbackHost } from '../../../server-kit/loopback.js';
 import { CONTRACT_WINDOW_MINUTES } from '../../../src/contract/report.js';
 import { invalid } from '../upstream.js';
 import { askJson, countOrFailure } from './answer.js';
-import { type AccessToken, fetchAccessToken, isUsable, pemBytes, type ServiceAccountKey } from './ga4-token.js';
+import {
+  type AccessToken,
+  fetchAccessToken,
+  isUsable,
+  privateKeyForms,
+  readServiceAccountKey,
+  type ServiceAccountKey,
+} from './ga4-service-account.js';
 import type { SourceCall, SourceDefinition, SourceReading, SourceSettings } from './source.js';
 
 export interface Ga4Settings extends SourceSettings {
@@ -91,73 +97,4 @@ async function realtimeReport(settings: Ga4Settings, call: SourceCall, accessTok
   const first = Array.isArray(rows) && rows.length === 1 && isPlainObject(rows[0]) ? rows[0].metricValues : undefined;
   const value = Array.isArray(first) && isPlainObject(first[0]) ? first[0].value : undefined;
   return countOrFailure(value, 'rows[0].metricValues[0].value', { digits: true });
-}
-
-/** A service account's JSON key (as an object, or as its JSON text from the environment), checked field by field, never quoted. */
-function readServiceAccountKey(value: unknown, at: string, issues: string[]): ServiceAccountKey | undefined {
-  let key = value;
-  if (typeof value === 'string') {
-    try {
-      key = JSON.parse(value);
-    } catch {
-      issues.push(`${at} must be the service account's JSON key (the file Google Cloud downloads), and this text is not JSON`);
-      return undefined;
-    }
-  }
-  if (!isPlainObject(key) || key.type !== 'service_account') {
-    issues.push(
-      `${at} must be a service account's JSON key, with "type": "service_account" (create one under IAM > Service accounts > Keys)`,
-    );
-    return undefined;
-  }
-  const before = issues.length;
-  const { client_email, private_key, token_uri, private_key_id } = key;
-  if (typeof client_email !== 'string' || !/^[^\s@]{1,128}@[^\s@]{1,253}$/.test(client_email))
-    issues.push(`${at}.client_email must be the service account's e-mail address`);
-  if (typeof private_key !== 'string' || !isPem(private_key))
-    issues.push(`${at}.private_key must be the key's PEM "-----BEGIN PRIVATE KEY-----…"`);
-  if (!isTokenUri(token_uri)) issues.push(`${at}.token_uri must be an https URL like "https://oauth2.googleapis.com/token"`);
-  if (private_key_id !== undefined && (typeof private_key_id !== 'string' || !/^[\w-]{1,128}$/.test(private_key_id))) {
-    issues.push(`${at}.private_key_id must be letters and digits`);
-  }
-  if (issues.length > before) return undefined;
-  const parsed = {
-    // Kept, so a parsed config parses again (createRelay checks the config it is given).
-    type: 'service_account',
-    client_email,
-    private_key,
-    token_uri,
-    ...(typeof private_key_id === 'string' ? { private_key_id } : {}),
-  } as ServiceAccountKey;
-  return Object.freeze(parsed);
-}
-
-function isPem(text: string): boolean {
-  try {
-    return pemBytes(text).length > 100;
-  } catch {
-    return false;
-  }
-}
-
-/** https, or http to this machine (a stand-in in tests): the signed assertion must not cross a network in the clear. */
-function isTokenUri(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  try {
-    const url = new URL(value);
-    return !url.username && !url.password && (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)));
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The private key as a text could hold it: whole, its base64 without the PEM lines, and each
- * base64 line alone, so the key quoted inside its JSON file (lines joined by a written `\n`)
- * or cut anywhere between lines leaves nothing readable. A short last line (under 16
- * characters) is left out: it could match ordinary words, and alone gives nothing away.
- */
-function privateKeyForms(pem: string): string[] {
-  const lines = pem.split(/-----[A-Z ]+-----|\\n|\s/).filter((line) => line.length >= 16);
-  return [pem, lines.join(''), ...lines];
 }

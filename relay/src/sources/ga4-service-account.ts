@@ -1,7 +1,13 @@
 import { isPlainObject } from '../../../server-kit/config-checks.js';
+import { isLoopbackHost } from '../../../server-kit/loopback.js';
 import { invalid, type UpstreamFailure } from '../upstream.js';
 import { askJson } from './answer.js';
 import type { SourceCall } from './source.js';
+
+/**
+ * A Google service account, as GA4's source uses it: its JSON key read from the config, the key's
+ * every form for redaction, and an access token obtained with it.
+ */
 
 /** The fields of a Google service account's JSON key that the relay uses. */
 export interface ServiceAccountKey {
@@ -98,7 +104,7 @@ async function signedAssertion(key: ServiceAccountKey, issuedAtS: number): Promi
 }
 
 /** The DER bytes of a PEM `PRIVATE KEY` block; throws when there is none. */
-export function pemBytes(pem: string): Uint8Array<ArrayBuffer> {
+function pemBytes(pem: string): Uint8Array<ArrayBuffer> {
   const body = /-----BEGIN PRIVATE KEY-----([A-Za-z0-9+/=\s\\n]+)-----END PRIVATE KEY-----/.exec(pem)?.[1];
   if (body === undefined) throw new Error('not a PEM private key');
   const binary = atob(body.replace(/\\n|\s/g, ''));
@@ -111,4 +117,73 @@ function base64url(data: string | Uint8Array): string {
     .replaceAll('+', '-')
     .replaceAll('/', '_')
     .replace(/=+$/, '');
+}
+
+/** A service account's JSON key (as an object, or as its JSON text from the environment), checked field by field, never quoted. */
+export function readServiceAccountKey(value: unknown, at: string, issues: string[]): ServiceAccountKey | undefined {
+  let key = value;
+  if (typeof value === 'string') {
+    try {
+      key = JSON.parse(value);
+    } catch {
+      issues.push(`${at} must be the service account's JSON key (the file Google Cloud downloads), and this text is not JSON`);
+      return undefined;
+    }
+  }
+  if (!isPlainObject(key) || key.type !== 'service_account') {
+    issues.push(
+      `${at} must be a service account's JSON key, with "type": "service_account" (create one under IAM > Service accounts > Keys)`,
+    );
+    return undefined;
+  }
+  const before = issues.length;
+  const { client_email, private_key, token_uri, private_key_id } = key;
+  if (typeof client_email !== 'string' || !/^[^\s@]{1,128}@[^\s@]{1,253}$/.test(client_email))
+    issues.push(`${at}.client_email must be the service account's e-mail address`);
+  if (typeof private_key !== 'string' || !isPem(private_key))
+    issues.push(`${at}.private_key must be the key's PEM "-----BEGIN PRIVATE KEY-----…"`);
+  if (!isTokenUri(token_uri)) issues.push(`${at}.token_uri must be an https URL like "https://oauth2.googleapis.com/token"`);
+  if (private_key_id !== undefined && (typeof private_key_id !== 'string' || !/^[\w-]{1,128}$/.test(private_key_id))) {
+    issues.push(`${at}.private_key_id must be letters and digits`);
+  }
+  if (issues.length > before) return undefined;
+  const parsed = {
+    // Kept, so a parsed config parses again (createRelay checks the config it is given).
+    type: 'service_account',
+    client_email,
+    private_key,
+    token_uri,
+    ...(typeof private_key_id === 'string' ? { private_key_id } : {}),
+  } as ServiceAccountKey;
+  return Object.freeze(parsed);
+}
+
+function isPem(text: string): boolean {
+  try {
+    return pemBytes(text).length > 100;
+  } catch {
+    return false;
+  }
+}
+
+/** https, or http to this machine (a stand-in in tests): the signed assertion must not cross a network in the clear. */
+function isTokenUri(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return !url.username && !url.password && (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The private key as a text could hold it: whole, its base64 without the PEM lines, and each
+ * base64 line alone, so the key quoted inside its JSON file (lines joined by a written `\n`)
+ * or cut anywhere between lines leaves nothing readable. A short last line (under 16
+ * characters) is left out: it could match ordinary words, and alone gives nothing away.
+ */
+export function privateKeyForms(pem: string): string[] {
+  const lines = pem.split(/-----[A-Z ]+-----|\\n|\s/).filter((line) => line.length >= 16);
+  return [pem, lines.join(''), ...lines];
 }
