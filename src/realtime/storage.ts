@@ -1,5 +1,6 @@
 import { isConfigurationError, isRealtimeErrorKind, type RealtimeErrorKind } from '../contract/errors.js';
 import { parseReport, type RealtimeReport } from '../contract/report.js';
+import rules from '../contract/rules.json' with { type: 'json' };
 import { finiteOr } from '../finite.js';
 import { type Environment, withStorage } from './environment.js';
 
@@ -40,8 +41,8 @@ export const CLOCK_SKEW_TOLERANCE_MS = 60_000;
  * changes the storage key, so a fix shows at once.
  */
 export const CONFIGURATION_PAUSE_MS = 60 * 60_000;
-/** No tab waits longer than the longest interval (a day) after a failure: a later retry time is a wrong clock's. */
-const LONGEST_WAIT_MS = 24 * 60 * 60_000;
+/** No tab waits longer than the contract's day ceiling after a failure: a later retry time is a wrong clock's. */
+const LONGEST_WAIT_MS = rules.dayCeilingMs;
 /** The backoff reaches its cap long before this; more says nothing more. */
 const MAX_FAILURES = 100;
 /** Longer than any message a feed writes (the service's words are cut at 200 characters). */
