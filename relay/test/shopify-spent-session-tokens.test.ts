@@ -7,8 +7,8 @@ import { type RedisServer, startRedisServer } from './support/redis-server.js';
 /**
  * Where the Shopify app spends its session tokens' jti: the registrations' store, remembered only
  * until the token stops being accepted (exp plus the leeway). Memory with injected times; Redis is
- * a real redis-server, whose own clock expires the key. The Durable Object keeper's SQL is not run
- * here (no workerd case for it yet).
+ * a real redis-server, whose own clock expires the key. The Durable Object keeper's is run in
+ * workerd by shopify-spent-session-tokens-workerd.test.ts.
  */
 const T0 = Date.UTC(2026, 10, 27, 10, 0, 0);
 const UNTIL = T0 + 70_000;
