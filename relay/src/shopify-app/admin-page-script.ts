@@ -1,3 +1,4 @@
+import { SOURCE_FORM_SCRIPT } from '../registry/source-form.js';
 import { SESSION_TOKEN_SPENT } from './settings-api.js';
 
 /**
@@ -8,7 +9,8 @@ import { SESSION_TOKEN_SPENT } from './settings-api.js';
  * (the relay refuses a replayed one); Shopify asks for a token on each request but does not promise a
  * new one each call, so a save refused as spent asks once more and tries again.
  */
-export const ADMIN_PAGE_SCRIPT = `const main = document.querySelector('main');
+export const ADMIN_PAGE_SCRIPT = `${SOURCE_FORM_SCRIPT}
+const main = document.querySelector('main');
 const form = main.querySelector('form');
 const status = document.getElementById('status');
 const savedToken = document.getElementById('token-saved');
@@ -39,9 +41,26 @@ function describe(live) {
   return 'Live now: ' + count + (live.count === 1 ? ' person' : ' people') + ' on your shop in the last ' + live.windowMinutes + ' minutes (counted at ' + when + ').';
 }
 
+// With a source, its own key proves the site is the shop's: the realtime API's token field goes.
+const onKind = (kind) => {
+  document.getElementById('token-field').hidden = kind !== '';
+  form.token.disabled = kind !== '';
+};
+showSourceFields(onKind);
+document.getElementById('source-kind').addEventListener('change', () => showSourceFields(onKind));
+
 function show(saved) {
   if (saved.websiteId === null) return say('Not set up yet: enter the website ID and the API token, then Save.');
   form.websiteId.value = saved.websiteId;
+  if (saved.source) {
+    // The saved source's kind and public fields; its key stays on the relay.
+    document.getElementById('source-kind').value = saved.source.kind;
+    showSourceFields(onKind);
+    for (const [field, value] of Object.entries(saved.source)) {
+      const control = document.getElementById('source-' + saved.source.kind + '-' + field);
+      if (control && !control.hasAttribute('data-secret')) control.value = value;
+    }
+  }
   savedToken.hidden = false;
   savedToken.querySelector('strong').textContent = saved.tokenEnding;
   next.hidden = false;
@@ -56,9 +75,14 @@ form.addEventListener('submit', async (event) => {
   button.disabled = true;
   say('Checking the website ID and token with the service…');
   try {
-    const saved = await settings('PUT', { websiteId: form.websiteId.value, token: form.token.value });
-    // Write-only: once saved, the token leaves the page; only its last four characters come back.
+    const source = readSource();
+    const saved = await settings(
+      'PUT',
+      source === null ? { websiteId: form.websiteId.value, token: form.token.value } : { websiteId: form.websiteId.value, source },
+    );
+    // Write-only: once saved, the token and a source's secrets leave the page; only an API key's last four characters come back.
     form.token.value = '';
+    forgetSecrets();
     show(saved);
     say('Saved. ' + describe(saved.live));
   } catch (error) {

@@ -1,3 +1,5 @@
+import { sourceFieldsHtml } from '../registry/source-form.js';
+
 /** App Bridge, as Shopify requires it: from its CDN, never bundled, the first script of the page. */
 export const APP_BRIDGE_URL = 'https://cdn.shopify.com/shopifycloud/app-bridge.js';
 
@@ -87,9 +89,12 @@ function adminPage({ clientId, shop, pagePath }: AdminPageOptions, nonce: string
 <form>
 <label for="website-id">Website ID</label>
 <input id="website-id" name="websiteId" required maxlength="256" autocomplete="off" spellcheck="false">
+${sourceFieldsHtml()}
+<div id="token-field">
 <label for="token">API token</label>
 <input id="token" name="token" type="password" required maxlength="256" autocomplete="off" spellcheck="false">
 <p class="hint" id="token-saved" hidden>The saved token ends in <strong></strong>. To change the website or the token, enter the token again.</p>
+</div>
 <button type="submit">Save</button>
 </form>
 <p role="status" aria-live="polite" id="status"></p>
