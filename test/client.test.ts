@@ -371,6 +371,22 @@ describe('429 and Retry-After', () => {
   });
 });
 
+// The message names both ways an Age is refused, so it is true of each (it once called junk "over a day old").
+describe('an Age no count can be shown with', () => {
+  it.each([String(2 * 24 * 3600), 'junk', '+90000', '1e3'])('Age %j fails as a server error whose message says why', async (age) => {
+    const { env } = fetchStub({
+      [ENDPOINT]: ({ url }) => ({
+        json: { currentVisitors: 23, websiteId: url.searchParams.get('websiteId'), timestamp: TIMESTAMP },
+        headers: { age },
+      }),
+    });
+    const error = await failure(fetchRealtimeReport({ apiBase: API_BASE, websiteId: freshWebsiteId(), env }));
+    expect(error).toMatchObject({ kind: 'server', status: 200 });
+    expect(error.message).toContain('sends an Age over a day or not in whole seconds');
+    expect(error.message).not.toContain('serves a count over a day old');
+  });
+});
+
 describe('transport failures', () => {
   it('a thrown TypeError (offline, DNS, CORS) is a network error naming api-base', async () => {
     const { env } = fetchStub({ [ENDPOINT]: 'network-error' });

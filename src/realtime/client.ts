@@ -80,9 +80,11 @@ export async function fetchRealtimeAnswer(request: RealtimeRequest): Promise<Rea
     const report = parseReport(json, websiteId);
     if (typeof report === 'string') throw invalid(url, report, status);
     const ageMs = answerAge(headers.get('age'));
-    // Older than any relay honestly serves: what it says is no count to show, as new or as old.
-    if (ageMs === null)
-      throw new RealtimeError({ kind: 'server', status, message: DEV_MODE ? `${url} serves a count over a day old.` : url });
+    // Older than any relay honestly serves, or an age no one can trust: no count to show, as new or as old.
+    if (ageMs === null) {
+      const message = `${url} sends an Age over a day or not in whole seconds (RFC 9111 §5.1): its count is not shown.`;
+      throw new RealtimeError({ kind: 'server', status, message: DEV_MODE ? message : url });
+    }
     const maxAgeMs = freshFor(headers.get('cache-control'));
     return { report, ageMs, stale: maxAgeMs !== null && ageMs > maxAgeMs };
   } finally {
