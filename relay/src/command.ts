@@ -1,6 +1,7 @@
 import { CommandLineError, parseFlags, type ServerCommand, wholeNumberFlag } from '../../server-kit/command.js';
 import { REALTIME_PATH } from '../../src/contract/request.js';
-import { type RelayConfig, relayConfigWarnings } from './config.js';
+import type { RelayConfig } from './config.js';
+import { relayConfigWarnings } from './config-warnings.js';
 import { loadRelayConfig, startRelayServer } from './server.js';
 
 const USAGE = `Usage: live-visitors-relay --port <n> --config <file>

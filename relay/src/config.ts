@@ -283,6 +283,6 @@ function readWholeNumber(value: unknown, at: string, unit: string, max: number, 
   return value;
 }
 
-export { relayConfigWarnings, smallestIntervalWithin, upstreamRequestsPerHour } from './config-warnings.js';
-// The websites' readers and the advice about a valid config, apart: importers of the config keep one path.
+// The websites' readers, apart: importers of the config keep one path. The advice about a valid
+// config is imported from config-warnings.ts, which reads RelayConfig (a re-export here made a loop).
 export { type RelayedWebsite, relayedWebsite } from './config-websites.js';

@@ -10,10 +10,8 @@ export {
   parseRelayConfig,
   RELAY_DEFAULTS,
   RelayConfigError,
-  relayConfigWarnings,
-  smallestIntervalWithin,
-  upstreamRequestsPerHour,
 } from './config.js';
+export { relayConfigWarnings, smallestIntervalWithin, upstreamRequestsPerHour } from './config-warnings.js';
 export type { EnvironmentVariables } from './environment-overrides.js';
 export { parseRelayConfigWithEnvironment, RELAY_ENVIRONMENT_VARIABLES, relayConfigFromEnvironment } from './environment-overrides.js';
 export { MemoryRegistrationStore } from './registry/memory-registration-store.js';

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRelayConfig, RelayConfigError, relayConfigWarnings, smallestIntervalWithin, upstreamRequestsPerHour } from '../src/config.js';
+import { parseRelayConfig, RelayConfigError } from '../src/config.js';
+import { relayConfigWarnings, smallestIntervalWithin, upstreamRequestsPerHour } from '../src/config-warnings.js';
 import { parseRelayConfigWithEnvironment, relayConfigFromEnvironment } from '../src/environment-overrides.js';
 import { loadRelayConfig } from '../src/server.js';
 

@@ -2,7 +2,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holds } from '../../test/support/properties.js';
-import { parseRelayConfig, RelayConfigError, relayConfigWarnings } from '../src/config.js';
+import { parseRelayConfig, RelayConfigError } from '../src/config.js';
+import { relayConfigWarnings } from '../src/config-warnings.js';
 import { relayConfigFromEnvironment } from '../src/environment-overrides.js';
 import { SIGNED_TIME_MAX_SKEW_SECONDS } from '../src/shopify-app/app-secret.js';
 import { AppProxyVerifier, appProxySignedText } from '../src/shopify-app-proxy.js';
