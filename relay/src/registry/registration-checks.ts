@@ -1,4 +1,6 @@
 import { BEARER_TOKEN_SYNTAX, MAX_IDENTIFIER_LENGTH } from '../../../src/contract/request.js';
+import { retryAfterSeconds } from '../../../src/contract/retry-after.js';
+import rules from '../../../src/contract/rules.json' with { type: 'json' };
 import { isOriginList, MAX_ALLOWED_ORIGINS, MAX_WEBSITE_HOURLY_BUDGET } from './registration-record.js';
 import type { Refusal, RegistrationRequest } from './registrations.js';
 
@@ -45,8 +47,9 @@ export function storeDown(): Refusal {
   return refusal(503, 'The relay cannot reach its store of registrations; nothing was changed. Try again shortly');
 }
 
+/** A refusal; with a wait (ms from now), its `Retry-After` as the relay sends every one: 1 s to an hour. */
 export function refusal(status: Refusal['status'], message: string, retryAfterMs?: number): Refusal {
   return retryAfterMs === undefined
     ? { outcome: 'refused', status, message }
-    : { outcome: 'refused', status, message, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
+    : { outcome: 'refused', status, message, retryAfterSeconds: retryAfterSeconds(retryAfterMs, 0, rules.relayMaxRetryAfterSeconds) };
 }
