@@ -124,17 +124,10 @@ export function invalid(status: number, reason: string): { readonly failure: Ups
 }
 
 /** Status → the widget's error kind and what to fix, in our words; the service's own words apart, for the log. */
-export function statusFailure(
-  response: Response,
-  body: string,
-  nowMs: number,
-  redactor: Redactor,
-  /** How this service words its errors; the contract's `{ error }` by default. */
-  said: (body: string, contentType: string | null) => string | null = readServiceWords,
-): UpstreamFailure {
+export function statusFailure(response: Response, body: string, nowMs: number, redactor: Redactor): UpstreamFailure {
   const { status } = response;
   const kind = errorKindForStatus(status);
-  const text = said(body, response.headers.get('content-type'));
+  const text = readServiceWords(body, response.headers.get('content-type'));
   return {
     kind,
     status,
