@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { getJwt } from '@shopify/shopify-api/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryRegistrationStore } from '../src/registry/memory-registration-store.js';
@@ -36,7 +37,8 @@ async function app(): Promise<{ relay: RelayHarness; store: MemoryRegistrationSt
 }
 
 async function settings(relay: RelayHarness, method = 'GET', body?: unknown) {
-  const { token } = await getJwt(SHOP.replace('.myshopify.com', ''), CLIENT_ID, CLIENT_SECRET);
+  // Its own jti, as App Bridge's tokens have: a save spends its token (the helper's default jti is one fixed value).
+  const { token } = await getJwt(SHOP.replace('.myshopify.com', ''), CLIENT_ID, CLIENT_SECRET, { jti: randomUUID() });
   return relay.request('/shopify/app/settings', {
     method,
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
