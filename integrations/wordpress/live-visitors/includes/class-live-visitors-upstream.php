@@ -180,9 +180,10 @@ final class Live_Visitors_Upstream {
 	}
 
 	/**
-	 * The service's words in an error answer (the Node relay's `errorText`): JSON `{ error }` or
-	 * `{ message }`, or a plain-text body; null when it says nothing. The whole body is read (it is
-	 * capped at the body limit), so no cut can leave half a token unrecognised.
+	 * The service's words in an error answer (the contract's `readServiceWords` in
+	 * src/contract/service-message.ts): JSON `{ error }` or `{ message }`, or a plain-text body;
+	 * null when it says nothing. The whole body is read (it is capped at the body limit), so no cut
+	 * can leave half a token unrecognised.
 	 *
 	 * @param string $body         The body.
 	 * @param string $content_type Its Content-Type.
