@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fault } from '../../emulator/src/index.js';
+import rules from '../../src/contract/rules.json' with { type: 'json' };
 import { launchChromium } from './support/chromium.js';
 import { type CountingEmulator, startCountingEmulator } from './support/counting-emulator.js';
 import { FALLBACK_TEXT, shopPage } from './support/shop-page.js';
@@ -29,12 +30,13 @@ const STEP_MS = 5_000;
 const BEFORE = 23;
 const AFTER = 31;
 /** The client gives up on a request after 10 s (README: timeouts). */
-const REQUEST_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = rules.elementRequestTimeoutMs;
 /** How long a stopped feed is watched after the fault is gone, before `refresh()`. */
 const STOPPED_WATCH_MS = 10 * 60_000;
 
 /**
- * The retry policy of the README, written out independently of src/contract/backoff.ts:
+ * The retry policy of the README, written out independently of src/contract/backoff.ts; its
+ * numbers (cap, factor, jitters, default wait) are read from the contract's rules.json, their one copy:
  * - `backoff` (5xx, network, timeout, invalid answers): the k-th failure in a row waits
  *   min(10 min, interval × 2^k), never less than the interval, jitter only shortening it, by at
  *   most 25 %;
@@ -45,17 +47,14 @@ const STOPPED_WATCH_MS = 10 * 60_000;
  */
 type Policy = { kind: 'backoff' } | { kind: 'retry-after'; retryAfterMs: number | null } | { kind: 'stop' } | { kind: 'silent' };
 
-const MAX_BACKOFF_MS = 10 * 60_000;
-const DEFAULT_RATE_LIMIT_WAIT_MS = 5 * 60_000;
-
 /** Shortest and longest wait the policy allows after the `failures`-th failure in a row. */
 function allowedWait(policy: Policy, failures: number): [number, number] {
   if (policy.kind === 'retry-after') {
-    const asked = Math.max(INTERVAL_MS, policy.retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS);
-    return [asked, asked * 1.1];
+    const asked = Math.max(INTERVAL_MS, policy.retryAfterMs ?? rules.defaultRateLimitWaitMs);
+    return [asked, asked * (1 + rules.rateLimitJitter)];
   }
-  const nominal = Math.max(INTERVAL_MS, Math.min(MAX_BACKOFF_MS, INTERVAL_MS * 2 ** failures));
-  return [Math.max(INTERVAL_MS, nominal * 0.75), nominal];
+  const nominal = Math.max(INTERVAL_MS, Math.min(rules.maxBackoffMs, INTERVAL_MS * rules.backoffFactor ** failures));
+  return [Math.max(INTERVAL_MS, nominal * (1 - rules.backoffJitter)), nominal];
 }
 
 interface FaultCase {
