@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { MemoryRegistrationStore } from '../src/registry/memory-registration-store.js';
+import { rotateKeys } from '../src/registry/rotate-keys.js';
 import { type Answer, answerText, type RelayHarness, startRelayHarness } from './support/relay-harness.js';
 
 // Registering a website whose count comes from Plausible, Umami, Matomo, GA4 or Fathom (issue 32 §5),
@@ -154,5 +155,32 @@ describe('a registration that names a source', () => {
     expect((await remove(harness, RELAY_ID, { body: { source: { ...sources.ga4, propertyId: '2' } } })).status).toBe(401);
     expect((await remove(harness, RELAY_ID, { body: { source: sources.ga4 } })).status).toBe(204);
     expect((await store.all()).size).toBe(0);
+  });
+});
+
+describe('a source registration under a rotated key', () => {
+  it('is re-encrypted whole by rotate-keys and served again, with every secret still sealed', async () => {
+    const store = new MemoryRegistrationStore();
+    const OLD = `old:${btoa('o'.repeat(32))}`;
+    const NEW = `new:${btoa('n'.repeat(32))}`;
+    // The first relay's emulator stays up to the end: the stored sources' base addresses are its.
+    const first = await startRelayHarness({ config: { selfServe: true, encryptionKeys: [OLD] }, relay: { registrationStore: store } });
+    onTestFinished(() => first.close());
+    const sources = (await (await fetch(`${first.emulator.url}/__emulator/sources/${SITE}`)).json()) as Record<
+      Kind,
+      Record<string, unknown>
+    >;
+    for (const kind of ['umami', 'ga4'] as const) expect((await put(first, `rotated-${kind}`, { source: sources[kind] })).status).toBe(201);
+
+    expect(await rotateKeys({ encryptionKeys: [NEW, OLD] }, store)).toEqual({ reencrypted: 2, current: 0, unreadable: [] });
+    // Only the new key from now on: the records read under it alone.
+    current = await startRelayHarness({ config: { selfServe: true, encryptionKeys: [NEW] }, relay: { registrationStore: store } });
+    for (const kind of ['umami', 'ga4'] as const) {
+      const served = await current.get(`?websiteId=rotated-${kind}`);
+      expect(served.status, answerText(served)).toBe(200);
+    }
+    const stored = JSON.stringify([...(await store.all())]);
+    for (const secret of [...secretsOf(sources.umami), ...secretsOf(sources.ga4)])
+      expect(stored).not.toContain(JSON.stringify(secret).slice(1, -1));
   });
 });
