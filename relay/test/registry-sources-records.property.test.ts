@@ -69,7 +69,8 @@ describe('a stored source', () => {
         // Every generated source is a valid one: a refusal here is a defect of the reader.
         if ('message' in read) throw new Error(read.message);
         const shown = publicPart(read.source);
-        const secrets = [sent.apiKey, sent.password, sent.tokenAuth].filter((secret): secret is string => secret !== undefined);
+        const { apiKey, password, tokenAuth } = sent as { apiKey?: string; password?: string; tokenAuth?: string };
+        const secrets = [apiKey, password, tokenAuth].filter((secret): secret is string => secret !== undefined);
         for (const secret of secrets) expect(Object.values(shown)).not.toContain(secret);
         for (const field of ['apiKey', 'password', 'tokenAuth', 'credentials']) expect(shown).not.toHaveProperty(field);
         expect(readPublicSource(JSON.parse(JSON.stringify(shown)))).toEqual(shown);
