@@ -1,24 +1,19 @@
 import type { RealtimeReport } from '../../../src/contract/report.js';
-import { type RelayConfig, type RelayedWebsite, relayedWebsite } from '../config.js';
+import type { RelayConfig } from '../config.js';
 import type { SourceSettings } from '../sources/source.js';
 import { AttemptLimits } from './attempt-limits.js';
 import { holdsStoredToken, isSameOwnership, proofToCheck, storedSource } from './ownership-proof.js';
-import { describeSite, joinedSource, publicPart, secretEnding, secretPart } from './registered-source.js';
+import { describeSite, publicPart, secretEnding, secretPart } from './registered-source.js';
 import { checkRequest, configured, isToken, isWebsiteId, refusal, storeDown, TOKEN_SHAPE, WRONG_TOKEN } from './registration-checks.js';
+import { type RegisteredWebsite, RegistrationIndex } from './registration-index.js';
 import { DEFAULT_WEBSITE_HOURLY_BUDGET, type RegistrationRecord, readRegistrationRecord, viewOf } from './registration-record.js';
 import type { RegistrationStore } from './registration-store.js';
 import type { BindOutcome, RegisterOutcome, RegistrationRequest, Registrations, RegistrationView, RemoveOutcome } from './registrations.js';
 import { checkWithService, type ServiceCheckParts } from './service-check.js';
-import { type TokenCipher, UnreadableToken } from './token-cipher.js';
+import type { TokenCipher } from './token-cipher.js';
 
-/** One registered website as this instance serves it. */
-export interface RegisteredWebsite {
-  readonly record: RegistrationRecord;
-  /** The website with its decrypted token; null when the record does not decrypt. */
-  readonly website: RelayedWebsite | null;
-  /** Why the record does not decrypt, for the owner and the log; null when it does. */
-  readonly unreadable: string | null;
-}
+// Importers of the registry keep one path for what it serves.
+export type { RegisteredWebsite } from './registration-index.js';
 
 export interface RegistryParts extends ServiceCheckParts {
   readonly config: Pick<RelayConfig, 'websites' | 'interval' | 'registrationsPerHour' | 'maxWebsites' | 'encryptionKeys' | 'selfServe'>;
@@ -31,30 +26,15 @@ export interface RegistryParts extends ServiceCheckParts {
   readonly log: (line: string) => void;
 }
 
-/** How often an instance looks for registrations made or removed elsewhere in the fleet, at most. */
-const MAX_SYNC_PERIOD_MS = 5_000;
-/** A look at the store that lasts longer than this was dropped (the store's own calls are bounded far below it). */
-const STALE_SYNC_MS = 10_000;
-
 /**
- * The relay's registered websites: `Registrations` for owners and the Shopify app, and the index
- * the hot path reads without I/O (through `onChange`). The index follows the store: it is reloaded when the
- * store's version moves, looked at every few seconds (never less often than every half interval)
- * while requests come, so every instance of a fleet serves a new or removed registration within
- * one interval.
+ * The relay's registered websites: `Registrations` for owners and the Shopify app, each change
+ * checked with the service, written to the store, then served from this instance's index.
  */
 export class WebsiteRegistry implements Registrations {
   readonly #parts: RegistryParts;
   readonly #staticIds: ReadonlySet<string>;
-  readonly #entries = new Map<string, RegisteredWebsite>();
-  readonly #shops = new Map<string, string>();
+  readonly #index: RegistrationIndex;
   readonly #attempts: AttemptLimits;
-  readonly #syncPeriodMs: number;
-  #version: string | undefined;
-  #syncDueAtMs = Number.NEGATIVE_INFINITY;
-  #syncing: Promise<void> | undefined;
-  #syncStartedAtMs = Number.NEGATIVE_INFINITY;
-  #ready = false;
   /** Settles once the registrations were first read (or failed to be): until then a miss is not yet a 404. */
   readonly ready: Promise<void>;
 
@@ -62,103 +42,22 @@ export class WebsiteRegistry implements Registrations {
     this.#parts = parts;
     this.#staticIds = new Set(parts.config.websites.map((website) => website.id));
     this.#attempts = new AttemptLimits(parts.store, parts.config.registrationsPerHour, parts.now);
-    this.#syncPeriodMs = Math.min(MAX_SYNC_PERIOD_MS, (parts.config.interval * 1000) / 2);
-    this.ready = this.sync();
+    this.#index = new RegistrationIndex({ ...parts, intervalSeconds: parts.config.interval });
+    this.ready = this.#index.ready;
   }
 
-  /**
-   * A look at the store is due (or none has finished yet): the request that finds it so waits for
-   * it, so the look runs inside a request on every runtime (workerd cancels what a request leaves
-   * behind), and one request per period pays one round trip to the store.
-   */
+  /** A look at the store is due: the request that finds it so waits for it (see `RegistrationIndex`). */
   get isSyncDue(): boolean {
-    return !this.#ready || this.#parts.now() >= this.#syncDueAtMs;
+    return this.#index.isSyncDue;
   }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#index.size;
   }
 
-  /**
-   * Reads the store's registrations when its version moved; one look at a time; never rejects. A
-   * look that has not ended after `STALE_SYNC_MS` (its request's runtime dropped it) is given up.
-   */
+  /** Reads the store's registrations when its version moved; never rejects. */
   sync(): Promise<void> {
-    const nowMs = this.#parts.now();
-    this.#syncDueAtMs = nowMs + this.#syncPeriodMs;
-    if (this.#syncing && nowMs - this.#syncStartedAtMs < STALE_SYNC_MS) return this.#syncing;
-    this.#syncStartedAtMs = nowMs;
-    const look: Promise<void> = this.#reload()
-      .catch((error: unknown) => this.#parts.log(`registrations: ${describe(error)}; serving the ones already read`))
-      .finally(() => {
-        this.#ready = true;
-        if (this.#syncing === look) this.#syncing = undefined;
-      });
-    this.#syncing = look;
-    return look;
-  }
-
-  /** `sync()` when a look is due; at once otherwise. */
-  syncIfDue(): Promise<void> {
-    return this.isSyncDue ? this.sync() : Promise.resolve();
-  }
-
-  async #reload(): Promise<void> {
-    const { store } = this.#parts;
-    const version = await store.version();
-    if (version === this.#version) return;
-    const all = await store.all();
-    const seen = new Set<string>();
-    for (const [websiteId, raw] of all) {
-      const record = readRegistrationRecord(raw, websiteId);
-      if (!record) {
-        this.#parts.log(`registrations: the store holds something under "${websiteId}" that is not a registration; not served`);
-        continue;
-      }
-      seen.add(websiteId);
-      const known = this.#entries.get(websiteId);
-      if (known && sameRecord(known.record, record)) continue;
-      await this.#adopt(record);
-    }
-    for (const websiteId of [...this.#entries.keys()]) if (!seen.has(websiteId)) this.#forget(websiteId);
-    this.#version = version;
-  }
-
-  /** Decrypts a record and serves it from now on; one that does not decrypt is served as a 502 with a log line. */
-  async #adopt(record: RegistrationRecord): Promise<RegisteredWebsite> {
-    let entry: RegisteredWebsite;
-    try {
-      const secret = await this.#parts.cipher.open(record.websiteId, record.token);
-      entry = { record, website: this.#websiteOf(record, secret), unreadable: null };
-    } catch (error) {
-      const why = error instanceof UnreadableToken ? error.message : 'it does not decrypt';
-      this.#parts.log(
-        `registrations: the token of "${record.websiteId}" cannot be read (${why}); that website answers 502 until its owner registers it again`,
-      );
-      entry = { record, website: null, unreadable: why };
-    }
-    const previous = this.#entries.get(record.websiteId);
-    if (previous?.record.shop && previous.record.shop !== record.shop) this.#shops.delete(previous.record.shop);
-    this.#entries.set(record.websiteId, entry);
-    if (record.shop) this.#shops.set(record.shop, record.websiteId);
-    this.#parts.onChange(record.websiteId, entry);
-    return entry;
-  }
-
-  /** The website a record and its opened secret make; `UnreadableToken` when a source's secrets no longer make a source. */
-  #websiteOf(record: RegistrationRecord, secret: string): RelayedWebsite {
-    if (record.source === null) return relayedWebsite(record.websiteId, secret);
-    const source = joinedSource(record.source, secret);
-    if (source === null) throw new UnreadableToken(`its ${record.source.kind} source no longer reads as one`);
-    return relayedWebsite(record.websiteId, '', undefined, source);
-  }
-
-  #forget(websiteId: string): void {
-    const entry = this.#entries.get(websiteId);
-    if (!entry) return;
-    this.#entries.delete(websiteId);
-    if (entry.record.shop && this.#shops.get(entry.record.shop) === websiteId) this.#shops.delete(entry.record.shop);
-    this.#parts.onChange(websiteId, undefined);
+    return this.#index.sync();
   }
 
   async register(request: RegistrationRequest): Promise<RegisterOutcome> {
@@ -171,7 +70,7 @@ export class WebsiteRegistry implements Registrations {
     const existing = await this.#storedRecord(websiteId);
     if (existing === 'down') return storeDown();
     // As far as this instance knows: a fleet's instances registering at once may pass the cap by a few.
-    if (!existing && this.#entries.size >= this.#parts.config.maxWebsites) {
+    if (!existing && this.#index.size >= this.#parts.config.maxWebsites) {
       return refusal(
         429,
         `This relay holds its maximum of ${this.#parts.config.maxWebsites} websites; ask its operator to raise maxWebsites`,
@@ -196,7 +95,7 @@ export class WebsiteRegistry implements Registrations {
       this.#parts.log(`registrations: could not store "${websiteId}": ${describe(error)}`);
       return storeDown();
     }
-    await this.#adopt(record);
+    await this.#index.adopt(record);
     await this.#parts.keepFirstAnswer(websiteId, checked.report).catch(() => {});
     return { outcome: existing ? 'replaced' : 'created', registration: viewOf(record) };
   }
@@ -232,14 +131,14 @@ export class WebsiteRegistry implements Registrations {
     if (existing === 'down') return storeDown();
     if (!existing) return refusal(404, `No website "${websiteId}" is registered on this relay: register it first`);
     await this.sync();
-    const before = this.#shops.get(shop);
+    const before = this.#index.websiteOfShop(shop);
     if (before !== undefined && before !== websiteId) {
       const removed = await this.#removeRecord(before);
       if (removed.outcome === 'refused') return removed;
     }
     let record: RegistrationRecord = { ...existing, shop, savedAtMs: Date.now() };
     // A write re-encrypts under the newest key, as every write does.
-    const entry = this.#entries.get(websiteId);
+    const entry = this.#index.entry(websiteId);
     if (entry?.website && existing.token.keyId !== this.#parts.cipher.currentKeyId) {
       const { token, source } = entry.website;
       record = { ...record, token: await this.#parts.cipher.seal(websiteId, source ? secretPart(source) : token) };
@@ -250,18 +149,18 @@ export class WebsiteRegistry implements Registrations {
       this.#parts.log(`registrations: could not bind "${websiteId}" to ${shop}: ${describe(error)}`);
       return storeDown();
     }
-    await this.#adopt(record);
+    await this.#index.adopt(record);
     return { outcome: 'bound', registration: viewOf(record) };
   }
 
   async websiteOfShop(shop: string): Promise<string | null> {
-    await this.syncIfDue();
-    return this.#shops.get(shop) ?? null;
+    await this.#index.syncIfDue();
+    return this.#index.websiteOfShop(shop) ?? null;
   }
 
   async removeShop(shop: string): Promise<void> {
     await this.sync();
-    const websiteId = this.#shops.get(shop);
+    const websiteId = this.#index.websiteOfShop(shop);
     if (websiteId === undefined) return;
     const removed = await this.#removeRecord(websiteId);
     if (removed.outcome === 'refused') throw new Error(removed.message);
@@ -274,7 +173,7 @@ export class WebsiteRegistry implements Registrations {
       this.#parts.log(`registrations: could not remove "${websiteId}": ${describe(error)}`);
       return storeDown();
     }
-    this.#forget(websiteId);
+    this.#index.forget(websiteId);
     return { outcome: 'removed' };
   }
 
@@ -304,10 +203,6 @@ export class WebsiteRegistry implements Registrations {
       savedAtMs: Date.now(),
     };
   }
-}
-
-function sameRecord(a: RegistrationRecord, b: RegistrationRecord): boolean {
-  return a.savedAtMs === b.savedAtMs && a.token.sealed === b.token.sealed && a.shop === b.shop;
 }
 
 function describe(error: unknown): string {
