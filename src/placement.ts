@@ -25,7 +25,11 @@ export interface PlacementRequest {
  */
 export const ANCHOR_WAIT_MS = 10_000;
 
-/** The README snippet's reserved lines: the sentence appears, or wraps on a phone, and nothing moves. */
+/**
+ * The README snippet's reserved lines: the sentence appears, or wraps on a phone, and nothing moves.
+ * rules.json's `reservedLinesStyle`, written out because importing the rules here too would put the
+ * whole rules object in the core bundle (+606 B gzip, 422 B over its budget); test/placement.test.ts holds it equal.
+ */
 const RESERVED_LINES = 'display:block;min-height:2lh';
 
 /** More moves than this within a second is a placement chasing something (its own insertion, a page that answers it): stopped. */

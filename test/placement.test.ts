@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import rules from '../src/contract/rules.json' with { type: 'json' };
 import { ANCHOR_WAIT_MS, type PlacementPosition, Placements, takePlacements } from '../src/placement.js';
 import { watchPlacementQueue } from '../src/placement-queue.js';
 import { setEnvironment } from '../src/realtime/environment.js';
@@ -71,7 +72,8 @@ describe('the placed element', () => {
     expect(element!.getAttribute('website-id')).toBe(hostile);
     expect(element!.getAttribute('min')).toBe('5');
     expect(element!.getAttribute('api-base')).toBe('/apps/live-visitors');
-    expect(element!.getAttribute('style')).toBe('display:block;min-height:2lh');
+    // The contract's one copy of the style (placement.ts writes it out, for bytes): they must not differ.
+    expect(element!.getAttribute('style')).toBe(rules.reservedLinesStyle);
     expect(document.querySelector('img')).toBeNull();
     expect(element!.children).toHaveLength(0);
   });

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import rules from '../src/contract/rules.json' with { type: 'json' };
 import { holdoutKey } from '../src/holdout.js';
 import { recordKey } from '../src/realtime/storage.js';
+import { cssDeclarations } from './support/css-declarations.js';
 import { collapseWhitespace, readmeSnippet } from './support/readme-snippet.js';
 
 describe("the README's snippet", () => {
@@ -11,6 +13,10 @@ describe("the README's snippet", () => {
     const { script, elementStyle } = readmeSnippet('/live-visitors.js');
     expect(collapseWhitespace(demo)).toContain(collapseWhitespace(script));
     expect(demo).toContain(`style="${elementStyle}"`);
+  });
+
+  it("keeps the contract's reserved lines (rules.json's reservedLinesStyle, which the placement and both plugins write)", () => {
+    expect(cssDeclarations(readmeSnippet('/live-visitors.js').elementStyle)).toBe(rules.reservedLinesStyle);
   });
 
   it('looks for a stored count under the very prefix the feed stores it under', () => {
