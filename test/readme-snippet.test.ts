@@ -17,6 +17,10 @@ describe("the README's snippet", () => {
 
   it("keeps the contract's reserved lines (rules.json's reservedLinesStyle, which the placement and both plugins write)", () => {
     expect(cssDeclarations(readmeSnippet('/live-visitors.js').elementStyle)).toBe(rules.reservedLinesStyle);
+    // The placement's reference table names the style a placed element gets.
+    const readme = readFileSync(fileURLToPath(import.meta.url).replace(/test\/readme-snippet\.test\.ts$/, 'README.md'), 'utf8');
+    const placed = /replaces the reserved `([^`]+)`/.exec(readme)?.[1];
+    expect(placed && cssDeclarations(placed)).toBe(rules.reservedLinesStyle);
   });
 
   it('looks for a stored count under the very prefix the feed stores it under', () => {
