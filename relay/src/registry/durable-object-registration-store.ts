@@ -5,7 +5,7 @@ import { HOUR_MS } from '../../../server-kit/rolling-hour.js';
 import { type After, systemTimers } from '../../../src/contract/timers.js';
 import type { BudgetDecision } from '../store/relay-store.js';
 import type { RegistrationRecord } from './registration-record.js';
-import type { RegistrationStore } from './registration-store.js';
+import { parseStoredRecord, type RegistrationStore } from './registration-store.js';
 
 /** The part of a Durable Object's state this file uses: its SQLite storage. */
 interface KeeperState {
@@ -132,12 +132,12 @@ export class DurableObjectRegistrationStore implements RegistrationStore {
     const rows = await this.#call('all', (keeper) => keeper.all());
     if (typeof rows !== 'object' || rows === null)
       throw new Error('the Durable Object RegistrationKeeper answered all with something else');
-    return new Map(Object.entries(rows as Record<string, unknown>).map(([id, text]) => [id, parseJson(text)]));
+    return new Map(Object.entries(rows as Record<string, unknown>).map(([id, text]) => [id, parseStoredRecord(text)]));
   }
 
   async get(websiteId: string): Promise<unknown> {
     const text = await this.#call('get', (keeper) => keeper.get(websiteId));
-    return text === null ? null : parseJson(text);
+    return text === null ? null : parseStoredRecord(text);
   }
 
   async put(record: RegistrationRecord): Promise<void> {
@@ -179,14 +179,5 @@ export class DurableObjectRegistrationStore implements RegistrationStore {
       const cause = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       throw new Error(`the Durable Object RegistrationKeeper failed ${method}: ${cause}`, { cause: error });
     }
-  }
-}
-
-function parseJson(text: unknown): unknown {
-  if (typeof text !== 'string') return text;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
   }
 }

@@ -5,7 +5,7 @@ import { RedisConnection, type Reply } from '../store/redis-connection.js';
 import { parseRedisUrl } from '../store/redis-url.js';
 import type { BudgetDecision } from '../store/relay-store.js';
 import type { RegistrationRecord } from './registration-record.js';
-import type { RegistrationStore } from './registration-store.js';
+import { parseStoredRecord, type RegistrationStore } from './registration-store.js';
 
 /** Writes or removes one registration and moves the version on, atomically. KEYS: the hash, the version; ARGV: id, record (none: remove). */
 const CHANGE_SCRIPT = `local changed
@@ -67,13 +67,13 @@ export class RedisRegistrationStore implements RegistrationStore {
     // A raw HGETALL is a flat list: field, value, field, value…
     if (!Array.isArray(reply) || reply.length % 2 !== 0)
       throw new Error(`store: Redis answered something else when asked to read the registrations`);
-    for (let index = 0; index < reply.length; index += 2) records.set(String(reply[index]), parseJson(reply[index + 1]));
+    for (let index = 0; index < reply.length; index += 2) records.set(String(reply[index]), parseStoredRecord(reply[index + 1]));
     return records;
   }
 
   async get(websiteId: string): Promise<unknown> {
     const reply = await this.#send(`read the registration of "${websiteId}"`, ['HGET', `${this.#prefix}registrations`, websiteId]);
-    return reply === null ? null : parseJson(reply);
+    return reply === null ? null : parseStoredRecord(reply);
   }
 
   async put(record: RegistrationRecord): Promise<void> {
@@ -137,14 +137,5 @@ export class RedisRegistrationStore implements RegistrationStore {
 
   #failure(doing: string, error: unknown): Error {
     return new Error(`store: Redis at ${this.#connection.label} could not ${doing}: ${this.#connection.describe(error)}`, { cause: error });
-  }
-}
-
-function parseJson(text: unknown): unknown {
-  if (typeof text !== 'string') return text;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
   }
 }

@@ -33,3 +33,16 @@ export interface RegistrationStore {
   rememberOnce(key: string, untilMs: number, nowMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/**
+ * A record as a store that keeps text holds it, parsed; what is not JSON comes back as it is, for
+ * `readRegistrationRecord` to refuse with the rest of what is not a registration.
+ */
+export function parseStoredRecord(text: unknown): unknown {
+  if (typeof text !== 'string') return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
