@@ -158,6 +158,17 @@ describe('removing a registration', () => {
     expect((await store.all()).size).toBe(1);
     expect((await remove(harness, 'never-registered', OWNED.token)).status).toBe(404);
   });
+
+  it('says which is malformed, the website ID or the token, and asks no one', async () => {
+    const { harness } = await selfServing();
+    const badId = await remove(harness, 'has space', OWNED.token);
+    expect(badId.status).toBe(400);
+    expect((badId.json as { error: string }).error).toMatch(/^The website ID must be/);
+    const badToken = await remove(harness, OWNED.id, 'tok"quote');
+    expect(badToken.status).toBe(400);
+    expect((badToken.json as { error: string }).error).toMatch(/^The token must be/);
+    expect(harness.upstreamCalls).toHaveLength(0);
+  });
 });
 
 describe("a registered website's own settings", () => {

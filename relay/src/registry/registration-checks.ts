@@ -7,6 +7,7 @@ import type { Refusal, RegistrationRequest } from './registrations.js';
 // What a registration request must be before anything is asked of anyone, and the refusals in the owner's words.
 
 export const WRONG_TOKEN = 'The analytics service refused this token for this website: copy the API token again from its settings';
+export const WEBSITE_ID_SHAPE = `The website ID must be 1 to ${MAX_IDENTIFIER_LENGTH} printable characters without spaces`;
 export const TOKEN_SHAPE = `The token must be a Bearer token: 1 to ${MAX_IDENTIFIER_LENGTH} letters, digits and - . _ ~ + / (then optional =)`;
 
 /** A website id as the relay's URLs carry it: printable, without spaces, bounded. */
@@ -19,9 +20,7 @@ export function isToken(value: string): boolean {
 }
 
 export function checkRequest({ websiteId, token, allowOrigins, hourlyBudget, source }: RegistrationRequest): Refusal | null {
-  if (!isWebsiteId(websiteId)) {
-    return refusal(400, `The website ID must be 1 to ${MAX_IDENTIFIER_LENGTH} printable characters without spaces`);
-  }
+  if (!isWebsiteId(websiteId)) return refusal(400, WEBSITE_ID_SHAPE);
   // A source carries its own key, checked with it: the token is then empty.
   if (source === undefined && !isToken(token)) return refusal(400, TOKEN_SHAPE);
   if (allowOrigins !== undefined && allowOrigins !== null && !isOriginList(allowOrigins)) {

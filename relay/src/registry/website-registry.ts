@@ -4,7 +4,17 @@ import type { SourceSettings } from '../sources/source.js';
 import { AttemptLimits } from './attempt-limits.js';
 import { holdsStoredToken, isSameOwnership, proofToCheck, storedSource } from './ownership-proof.js';
 import { describeSite, publicPart, secretEnding, secretPart } from './registered-source.js';
-import { checkRequest, configured, isToken, isWebsiteId, refusal, storeDown, TOKEN_SHAPE, WRONG_TOKEN } from './registration-checks.js';
+import {
+  checkRequest,
+  configured,
+  isToken,
+  isWebsiteId,
+  refusal,
+  storeDown,
+  TOKEN_SHAPE,
+  WEBSITE_ID_SHAPE,
+  WRONG_TOKEN,
+} from './registration-checks.js';
 import { type RegisteredWebsite, RegistrationIndex } from './registration-index.js';
 import { DEFAULT_WEBSITE_HOURLY_BUDGET, type RegistrationRecord, readRegistrationRecord, viewOf } from './registration-record.js';
 import type { RegistrationStore } from './registration-store.js';
@@ -102,7 +112,8 @@ export class WebsiteRegistry implements Registrations {
 
   async remove(websiteId: string, token: string, requester: string, source?: SourceSettings): Promise<RemoveOutcome> {
     if (this.#staticIds.has(websiteId)) return configured(websiteId);
-    if (!isWebsiteId(websiteId) || (source === undefined && !isToken(token))) return refusal(400, TOKEN_SHAPE);
+    if (!isWebsiteId(websiteId)) return refusal(400, WEBSITE_ID_SHAPE);
+    if (source === undefined && !isToken(token)) return refusal(400, TOKEN_SHAPE);
     const existing = await this.#storedRecord(websiteId);
     if (existing === 'down') return storeDown();
     if (!existing) return refusal(404, `No website "${websiteId}" is registered on this relay`);
