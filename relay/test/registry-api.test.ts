@@ -298,3 +298,36 @@ describe('where registrations are kept', () => {
     expect(createRelay({ config: { ...config, registrationsMayBeLost: true } }).registrations).not.toBeNull();
   });
 });
+
+describe('a body that breaks off', () => {
+  it('is refused with 400 and nothing stored, not read as no body (which would open a replacement to any origin)', async () => {
+    const store = new MemoryRegistrationStore();
+    let upstreamCalls = 0;
+    const relay = createRelay({
+      config: { upstream: 'https://analytics.example', selfServe: true, encryptionKeys: TEST_KEYS, registrationsMayBeLost: true },
+      registrationStore: store,
+      fetch: async () => {
+        upstreamCalls += 1;
+        return new Response('{}', { status: 500 });
+      },
+      log: () => {},
+    });
+    const broken = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.error(new Error('connection dropped'));
+      },
+    });
+    const answer = await relay(
+      new Request(`http://relay.test/api/v1/websites/${OWNED.id}`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${OWNED.token}` },
+        body: broken,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { error: string }).error).toMatch(/could not be read/);
+    expect(upstreamCalls).toBe(0);
+    expect((await store.all()).size).toBe(0);
+  });
+});

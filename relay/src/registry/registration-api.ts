@@ -95,7 +95,9 @@ type Body =
 
 /** Nothing, or a JSON object of the known fields; the registry checks their values. */
 async function readBody(request: Request): Promise<Body> {
-  const text = await readCappedText(request, MAX_REGISTRATION_BODY_BYTES).catch(() => '');
+  // A body that breaks off is no body: read as empty, it would register with any origin.
+  const text = await readCappedText(request, MAX_REGISTRATION_BODY_BYTES).catch(() => null);
+  if (text === null) return { status: 400, error: 'The body could not be read (the connection broke off); nothing was changed. Try again' };
   if (text === undefined) return { status: 413, error: `The body must be at most ${MAX_REGISTRATION_BODY_BYTES / 1024} KB of JSON` };
   if (text.trim() === '') return { fields: {} };
   let json: unknown;
