@@ -75,8 +75,8 @@ describe("the demo's install tabs", () => {
 
     await panel.getByRole('link', { name: "this demo's relay" }).click();
     await page.waitForURL(`${origin}/relay/`);
-    await page.getByLabel('Website ID').fill(SMALL_SHOP.id);
-    await page.getByLabel('API token').fill(SMALL_SHOP.token);
+    await page.getByLabel('Website ID', { exact: true }).fill(SMALL_SHOP.id);
+    await page.getByLabel('API token', { exact: true }).fill(SMALL_SHOP.token);
     await page.getByRole('button', { name: 'Register' }).click();
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 15_000 }).toBe('Registered.');
     await expect.poll(() => page.locator('#count').textContent(), { timeout: 15_000 }).toMatch(/^\d+ visitors? on your website$/);
