@@ -17,6 +17,12 @@ export interface SelfServeConfig {
   readonly registrationsFile: string | null;
   /** Says in so many words that registrations kept in memory may be lost on a restart: the demo's case. */
   readonly registrationsMayBeLost: boolean;
+  /**
+   * A header that a trusted reverse proxy in front of the relay sets to the client's address
+   * (`x-forwarded-for`, `x-real-ip`), for the per-client registration limit; null (the default)
+   * reads the connection's address. Only set it behind such a proxy: a client could write it otherwise.
+   */
+  readonly clientAddressHeader: string | null;
 }
 
 export const SELF_SERVE_DEFAULTS = Object.freeze({
@@ -26,9 +32,18 @@ export const SELF_SERVE_DEFAULTS = Object.freeze({
   maxWebsites: 1_000,
   registrationsFile: null,
   registrationsMayBeLost: false,
+  clientAddressHeader: null,
 });
 
 export const SELF_SERVE_LIMITS = Object.freeze({ maxEncryptionKeys: 16, maxRegistrationsPerHour: 100_000, maxWebsites: 1_000_000 });
+
+/** An HTTP header name (RFC 9110 token), as the relay reads it: lower case. */
+export function readHeaderName(value: unknown, at: string, issues: string[]): string | null | undefined {
+  if (value === null) return null;
+  if (typeof value === 'string' && /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/.test(value)) return value.toLowerCase();
+  issues.push(`${at} must be a header name like "x-forwarded-for" (got ${describeValue(value)})`);
+  return undefined;
+}
 
 /** A key id: short, so it costs little in every record. */
 const KEY_ID_SYNTAX = /^[A-Za-z0-9_-]{1,32}$/;

@@ -5,6 +5,7 @@ import {
   checkSelfServe,
   readBoolean,
   readEncryptionKeys,
+  readHeaderName,
   readRegistrationsFile,
   SELF_SERVE_DEFAULTS,
   SELF_SERVE_LIMITS,
@@ -92,6 +93,7 @@ const KNOWN_FIELDS = [
   'maxWebsites',
   'registrationsFile',
   'registrationsMayBeLost',
+  'clientAddressHeader',
 ] as const;
 export type RelayConfigField = (typeof KNOWN_FIELDS)[number];
 type WholeNumberField = 'interval' | 'maxStale' | 'hourlyBudget' | 'storeDownBudget' | 'registrationsPerHour' | 'maxWebsites';
@@ -155,6 +157,11 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
     label('registrationsMayBeLost'),
     issues,
   );
+  const clientAddressHeader = readHeaderName(
+    input.clientAddressHeader ?? RELAY_DEFAULTS.clientAddressHeader,
+    label('clientAddressHeader'),
+    issues,
+  );
   if (selfServe !== undefined && encryptionKeys && registrationsFile !== undefined && store !== undefined) {
     checkSelfServe({ selfServe, encryptionKeys, registrationsFile, store }, label, issues);
   }
@@ -184,6 +191,7 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
     maxWebsites: maxWebsites!,
     registrationsFile: registrationsFile!,
     registrationsMayBeLost: registrationsMayBeLost!,
+    clientAddressHeader: clientAddressHeader!,
     shopifyApp: shopifyApp!,
   } as RelayConfig;
   Object.defineProperty(config, 'shopifyAppSecret', { value: shopifyAppSecret ?? null, enumerable: false });

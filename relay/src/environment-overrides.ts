@@ -28,6 +28,8 @@ export const RELAY_ENVIRONMENT_VARIABLES = Object.freeze({
   registrationsFile: 'LIVE_VISITORS_REGISTRATIONS_FILE',
   /** `true` or `false`. */
   registrationsMayBeLost: 'LIVE_VISITORS_REGISTRATIONS_MAY_BE_LOST',
+  /** A header a trusted proxy sets to the client's address, e.g. `x-forwarded-for`. */
+  clientAddressHeader: 'LIVE_VISITORS_CLIENT_ADDRESS_HEADER',
 } satisfies Record<RelayConfigField, string>);
 
 export type EnvironmentVariables = Readonly<Record<string, string | undefined>>;
@@ -66,6 +68,7 @@ function readVariable(field: RelayConfigField, name: string, text: string, issue
     case 'storePrefix':
     case 'shopifyAppSecret':
     case 'registrationsFile':
+    case 'clientAddressHeader':
       return text;
     case 'shopifyApp':
       return { clientId: text };

@@ -7,6 +7,7 @@ import rules from '../../src/contract/rules.json' with { type: 'json' };
 import { systemTimers, type Timers } from '../../src/contract/timers.js';
 import { parseRelayConfig, RelayConfigError, type RelayConfigInput, type RelayedWebsite } from './config.js';
 import { Redactor } from './redaction.js';
+import { clientAddressReader } from './registry/client-address.js';
 import { answerOwnerPage, isOwnerPagePath } from './registry/owner-page.js';
 import { answerRegistration, WEBSITES_PATH } from './registry/registration-api.js';
 import type { RegistrationStore } from './registry/registration-store.js';
@@ -76,8 +77,8 @@ export interface RelayOptions {
    */
   readonly registrationStore?: RegistrationStore;
   /**
-   * The address a request came from, for the per-client limit on registrations; srvx's `request.ip`
-   * when absent. Behind a proxy, read the proxy's forwarded header here.
+   * The address a request came from, for the per-client limit on registrations; when absent, the
+   * config's `clientAddressHeader`, else srvx's `request.ip`. On Workers: `cf-connecting-ip`.
    */
   readonly clientAddress?: (request: Request) => string | undefined;
 }
@@ -177,7 +178,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
           wallClock: options.wallClock,
         })
       : null;
-  const clientAddress = options.clientAddress ?? ((request: Request) => (request as { ip?: string }).ip);
+  const clientAddress = options.clientAddress ?? clientAddressReader(config.clientAddressHeader);
   function withSecret(token: string): Redactor {
     return new WebsiteRedactor(redactor, token);
   }

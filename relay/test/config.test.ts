@@ -59,6 +59,7 @@ describe('parseRelayConfig', () => {
       maxWebsites: 1000,
       registrationsFile: null,
       registrationsMayBeLost: false,
+      clientAddressHeader: null,
       shopifyApp: null,
     });
     expect(config.websites[0]!.token).toBe(TOKEN);
@@ -180,7 +181,7 @@ describe('parseRelayConfig', () => {
     [
       'an unknown field',
       { ...minimal, intervall: 30 },
-      'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget, store, storePrefix, storeDownBudget, shopifyAppSecret, shopifyApp, selfServe, encryptionKeys, registrationsPerHour, maxWebsites, registrationsFile, registrationsMayBeLost)',
+      'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget, store, storePrefix, storeDownBudget, shopifyAppSecret, shopifyApp, selfServe, encryptionKeys, registrationsPerHour, maxWebsites, registrationsFile, registrationsMayBeLost, clientAddressHeader)',
     ],
   ])('refuses %s', (_name, input, issue) => {
     const issues = issuesOf(() => parseRelayConfig(input, { source: 'relay.json' }));
@@ -227,6 +228,7 @@ describe('environment overrides', () => {
       maxWebsites: 1000,
       registrationsFile: null,
       registrationsMayBeLost: false,
+      clientAddressHeader: null,
       shopifyApp: null,
     });
     expect(config.websites[0]!.token).toBe(TOKEN);

@@ -39,6 +39,9 @@ export default {
         store: new DurableObjectStore(RELAY_COORDINATOR),
         // Owners' registrations outlive isolates and evictions in the keeper's storage.
         registrationStore: config.selfServe ? new DurableObjectRegistrationStore(REGISTRATIONS) : undefined,
+        // Cloudflare sets it to the visitor's address, replacing what a client sent: each
+        // registrant gets its own attempt limit instead of sharing one.
+        clientAddress: (request) => request.headers.get('cf-connecting-ip') ?? undefined,
       });
     }
     return relay(request);
