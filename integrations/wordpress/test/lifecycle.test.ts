@@ -80,9 +80,7 @@ it('uninstalls (Plugins → Delete runs uninstall.php) removing its settings, tr
     hourly_budget: 100,
   });
   expect((await get(site, `/wp-json/live-visitors/api/v1/realtime?websiteId=${RELAYED.id}`)).status).toBe(200);
-  site.php(
-    `( new Live_Visitors_Lock() )->acquire( Live_Visitors_Relay::now_ms() ); deactivate_plugins( '${PLUGIN}' ); return true;`,
-  );
+  site.php(`( new Live_Visitors_Lock() )->acquire( Live_Visitors_Relay::now_ms() ); deactivate_plugins( '${PLUGIN}' ); return true;`);
   site.clearDebugLog();
   expect(site.php<boolean>(`return delete_plugins( array( '${PLUGIN}' ) );`)).toBe(true);
   expect(pluginOptions()).toEqual([]);
