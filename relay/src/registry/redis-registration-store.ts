@@ -1,7 +1,7 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { ErrorReply } from 'redis';
-import { HOUR_MS } from '../../../server-kit/rolling-hour.js';
 import { RedisConnection, type Reply } from '../store/redis-connection.js';
+import { ROLLING_HOUR_SCRIPT, readRollingHourReply, rollingHourArguments } from '../store/redis-rolling-hour.js';
 import { parseRedisUrl } from '../store/redis-url.js';
 import type { BudgetDecision } from '../store/relay-store.js';
 import type { RegistrationRecord } from './registration-record.js';
@@ -12,26 +12,6 @@ const CHANGE_SCRIPT = `local changed
 if ARGV[2] then changed = redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) + 1 else changed = redis.call('HDEL', KEYS[1], ARGV[1]) end
 if changed > 0 then redis.call('INCR', KEYS[2]) end
 return changed`;
-
-/**
- * One counter's rolling hour (a sorted set kept an hour): forget requests an hour old, count the
- * rest, add this one when under the limit. Returns taken (0/1) and, at the limit, the time of the
- * request whose leaving makes room. KEYS[1] the set; ARGV: now, limit, a unique member, 1 h in ms.
- */
-const WEBSITE_BUDGET_SCRIPT = `local now = tonumber(ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[4]))
-local used = redis.call('ZCARD', KEYS[1])
-local limit = tonumber(ARGV[2])
-local taken = 0
-if used < limit then
-  redis.call('ZADD', KEYS[1], now, ARGV[3])
-  used = used + 1
-  taken = 1
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-if used < limit then return {taken, false} end
-local slot = redis.call('ZRANGE', KEYS[1], used - limit, used - limit, 'WITHSCORES')
-return {taken, slot[2] or false}`;
 
 const sha1 = (source: string) => createHash('sha1').update(source).digest('hex');
 
@@ -84,19 +64,13 @@ export class RedisRegistrationStore implements RegistrationStore {
     return (await this.#change(`remove the registration of "${websiteId}"`, [websiteId])) > 0;
   }
 
+  /** The same rolling hour as the relay's budget (`ROLLING_HOUR_SCRIPT`): clamped to Redis's clock, a wrong-typed key replaced. */
   async takeHourly(counter: string, nowMs: number, limit: number): Promise<BudgetDecision> {
     const doing = `count one under "${counter}"`;
-    const reply = await this.#script(
-      doing,
-      WEBSITE_BUDGET_SCRIPT,
-      [`${this.#prefix}hourly:${counter}`],
-      [String(nowMs), String(limit), randomUUID(), String(HOUR_MS)],
-    );
-    if (!Array.isArray(reply) || (reply[0] !== 0 && reply[0] !== 1))
-      throw new Error(`store: Redis answered something else when asked to ${doing}`);
-    const slotMs = typeof reply[1] === 'string' ? Number(reply[1]) : null;
-    const nextRoomAtMs = reply[0] === 1 && slotMs === null ? nowMs : (slotMs ?? nowMs) + HOUR_MS;
-    return { taken: reply[0] === 1, nextRoomAtMs };
+    const reply = await this.#script(doing, ROLLING_HOUR_SCRIPT, [`${this.#prefix}hourly:${counter}`], rollingHourArguments(nowMs, limit));
+    const read = readRollingHourReply(reply, nowMs, limit);
+    if (!read) throw new Error(`store: Redis answered something else when asked to ${doing}`);
+    return read.decision;
   }
 
   /** `SET … NX PX`: Redis forgets the key when the time is up. */

@@ -1,9 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { ErrorReply } from 'redis';
-import { HOUR_MS } from '../../../server-kit/rolling-hour.js';
-import rules from '../../../src/contract/rules.json' with { type: 'json' };
 import type { After } from '../../../src/contract/timers.js';
 import { RedisConnection, type Reply } from './redis-connection.js';
+import { ROLLING_HOUR_SCRIPT, readRollingHourReply, replaceOtherType, rollingHourArguments } from './redis-rolling-hour.js';
 import { parseRedisUrl } from './redis-url.js';
 import type { BudgetDecision, RelayStore, SharedWebsiteState } from './relay-store.js';
 
@@ -20,53 +19,9 @@ export interface RedisStoreOptions {
   readonly timers?: After;
 }
 
-/** How far ahead of Redis's clock a caller's time may be before Redis's own is used for the budget. */
-const CLOCK_TOLERANCE_MS = rules.clockToleranceMs;
 /** `SET … NX PX` grants the claim; only its holder may delete it. */
 const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
-
-/**
- * Lua that deletes KEYS[1] when it holds another type than `expected` (garbage no relay writes, which
- * every command on it would refuse) and leaves `replaced` the type it held, or false.
- */
-const replaceOtherType = (expected: 'zset' | 'string') => `local kind = redis.call('TYPE', KEYS[1])['ok']
-local replaced = false
-if kind ~= '${expected}' and kind ~= 'none' then
-  redis.call('DEL', KEYS[1])
-  replaced = kind
-end`;
-
-/**
- * The fleet's rolling hour, atomically. Times are the caller's, but never ahead of Redis's own
- * clock by more than a little: an instance whose clock runs fast would otherwise date its requests
- * in the future (kept too long) and forget everyone else's as over an hour old. Then: replace a key
- * of another type, forget requests an hour old or older and any dated more than an hour ahead
- * (garbage that would spend the budget for ever), count the rest, add this one when under the
- * limit, keep the key an hour. Returns taken (0/1), the count, when at the limit the time (as
- * Redis's exact text) of the request whose leaving makes room, the replaced key's type or false,
- * and the time used (so the caller can turn the slot into its own clock).
- * KEYS[1] the sorted set; ARGV: the caller's now, the limit, a unique member, 1 h in ms, the tolerance in ms.
- */
-const BUDGET_SCRIPT = `${replaceOtherType('zset')}
-local hour = tonumber(ARGV[4])
-local clock = redis.call('TIME')
-local now = math.min(tonumber(ARGV[1]), tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000) + tonumber(ARGV[5]))
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - hour)
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '(' .. string.format('%.17g', now + hour), '+inf')
-local used = redis.call('ZCARD', KEYS[1])
-local limit = tonumber(ARGV[2])
-local taken = 0
-if used < limit then
-  redis.call('ZADD', KEYS[1], now, ARGV[3])
-  used = used + 1
-  taken = 1
-end
-redis.call('PEXPIRE', KEYS[1], hour)
-local at = string.format('%.17g', now)
-if used < limit then return {taken, used, false, replaced, at} end
-local slot = redis.call('ZRANGE', KEYS[1], used - limit, used - limit, 'WITHSCORES')
-return {taken, used, slot[2] or false, replaced, at}`;
 
 /**
  * The claim, `SET … NX PX`, repairing what no relay writes: a key of another type is replaced, a
@@ -98,7 +53,7 @@ interface LuaScript {
 
 const lua = (source: string): LuaScript => ({ source, sha1: createHash('sha1').update(source).digest('hex') });
 const RELEASE = lua(RELEASE_SCRIPT);
-const TAKE_BUDGET = lua(BUDGET_SCRIPT);
+const TAKE_BUDGET = lua(ROLLING_HOUR_SCRIPT);
 const CLAIM = lua(CLAIM_SCRIPT);
 const CLEAR_NON_STRING = lua(CLEAR_NON_STRING_SCRIPT);
 
@@ -195,34 +150,13 @@ export class RedisStore implements RelayStore {
   }
 
   async takeBudget(nowMs: number, limit: number): Promise<BudgetDecision> {
-    if (!Number.isFinite(nowMs)) throw new Error(`RedisStore.takeBudget needs a finite time (got ${nowMs})`);
-    if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`RedisStore.takeBudget needs a whole limit (got ${limit})`);
-    const reply = await this.#script('count an upstream request in the budget', undefined, TAKE_BUDGET, `${this.#prefix}budget`, [
-      String(nowMs),
-      String(limit),
-      // Unique, so two requests at the same millisecond count twice.
-      randomUUID(),
-      String(HOUR_MS),
-      String(CLOCK_TOLERANCE_MS),
-    ]);
-    if (!Array.isArray(reply) || reply.length !== 5) throw this.#garbage('count an upstream request in the budget', undefined, reply);
-    const [taken, used, slotText, replaced, usedNowText] = reply as Reply[];
-    if (typeof replaced === 'string') this.#reportGarbage(`${this.#prefix}budget`, `a ${replaced}`, 'replaced it');
-    const slotMs = typeof slotText === 'string' ? Number(slotText) : Number.NaN;
-    const usedNowMs = typeof usedNowText === 'string' ? Number(usedNowText) : Number.NaN;
-    if (
-      (taken !== 0 && taken !== 1) ||
-      typeof used !== 'number' ||
-      (slotText !== null && !Number.isFinite(slotMs)) ||
-      !Number.isFinite(usedNowMs)
-    ) {
-      throw this.#garbage('count an upstream request in the budget', undefined, reply);
-    }
-    const hasRoom = used < limit;
-    // At the limit with no slot to wait for (a limit of 0): an hour, as for a request just counted.
-    // The slot is on the time the script used: moved onto the caller's clock.
-    const nextRoomAtMs = hasRoom ? nowMs : slotText === null ? nowMs + HOUR_MS : nowMs + (slotMs + HOUR_MS - usedNowMs);
-    return { taken: taken === 1, nextRoomAtMs };
+    const args = rollingHourArguments(nowMs, limit);
+    const doing = 'count an upstream request in the budget';
+    const reply = await this.#script(doing, undefined, TAKE_BUDGET, `${this.#prefix}budget`, args);
+    const read = readRollingHourReply(reply, nowMs, limit);
+    if (!read) throw this.#garbage(doing, undefined, reply);
+    if (read.replaced !== null) this.#reportGarbage(`${this.#prefix}budget`, `a ${read.replaced}`, 'replaced it');
+    return read.decision;
   }
 
   /** Lets commands in flight finish (a second at most), then cuts the connection. Idempotent. */
