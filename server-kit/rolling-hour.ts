@@ -20,6 +20,11 @@ export class RollingHourLimit {
     return true;
   }
 
+  /** Uncounts the latest event: one counted for something that then did not happen. */
+  giveBack(): void {
+    this.#takenAt.pop();
+  }
+
   /** Events counted in the hour up to `nowMs`. */
   used(nowMs: number): number {
     // The window is (now - 1 h, now]: an event exactly an hour old no longer counts.

@@ -80,6 +80,10 @@ export class RegistrationKeeper extends DurableObjectBase {
     return { taken, nextRoomAtMs: Number(slot?.taken_at ?? nowMs) + HOUR_MS };
   }
 
+  giveBackHourly(counter: string): void {
+    this.#sql.exec('DELETE FROM hourly WHERE rowid = (SELECT rowid FROM hourly WHERE counter = ? ORDER BY taken_at DESC LIMIT 1)', counter);
+  }
+
   /** One call at a time, so the look and the insert are one step; past keys are deleted first. */
   rememberOnce(key: string, untilMs: number, nowMs: number): boolean {
     this.#sql.exec('DELETE FROM remembered WHERE until_ms <= ?', nowMs);
@@ -97,6 +101,7 @@ export interface RegistrationKeeperStub {
   put(websiteId: string, record: string): Promise<unknown>;
   remove(websiteId: string): Promise<unknown>;
   takeHourly(counter: string, nowMs: number, limit: number): Promise<unknown>;
+  giveBackHourly(counter: string): Promise<unknown>;
   rememberOnce(key: string, untilMs: number, nowMs: number): Promise<unknown>;
 }
 
@@ -156,6 +161,10 @@ export class DurableObjectRegistrationStore implements RegistrationStore {
       throw new Error('the Durable Object RegistrationKeeper answered takeHourly with something else');
     }
     return { taken: decision.taken, nextRoomAtMs: decision.nextRoomAtMs };
+  }
+
+  async giveBackHourly(counter: string): Promise<void> {
+    await this.#call('giveBackHourly', (keeper) => keeper.giveBackHourly(counter));
   }
 
   async rememberOnce(key: string, untilMs: number, nowMs: number): Promise<boolean> {

@@ -53,6 +53,10 @@ export class MemoryRegistrationStore implements RegistrationStore {
     return { taken, nextRoomAtMs: budget.nextRoomAt(nowMs) };
   }
 
+  async giveBackHourly(counter: string): Promise<void> {
+    this.#budgets.get(counter)?.giveBack();
+  }
+
   async rememberOnce(key: string, untilMs: number, nowMs: number): Promise<boolean> {
     for (const [remembered, until] of this.#remembered) if (until <= nowMs) this.#remembered.delete(remembered);
     if (this.#remembered.has(key)) return false;

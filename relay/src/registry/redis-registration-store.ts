@@ -73,6 +73,11 @@ export class RedisRegistrationStore implements RegistrationStore {
     return read.decision;
   }
 
+  /** The latest event is the highest score; whose it was does not matter, only the count. */
+  async giveBackHourly(counter: string): Promise<void> {
+    await this.#send(`give back one under "${counter}"`, ['ZPOPMAX', `${this.#prefix}hourly:${counter}`]);
+  }
+
   /** `SET … NX PX`: Redis forgets the key when the time is up. */
   async rememberOnce(key: string, untilMs: number, nowMs: number): Promise<boolean> {
     const ttlMs = String(Math.max(1, Math.ceil(untilMs - nowMs)));

@@ -25,6 +25,8 @@ export interface RegistrationStore {
    * `attempts` and `attempts:{requester}` (registration attempts).
    */
   takeHourly(counter: string, nowMs: number, limit: number): Promise<BudgetDecision>;
+  /** Uncounts the latest event under `counter`: one `takeHourly` counted for something that then did not happen. */
+  giveBackHourly(counter: string): Promise<void>;
   /**
    * True the first time `key` is seen, false while it is remembered: until `untilMs`, then it is
    * forgotten (the whole fleet's, with a shared store). A Shopify session token's `jti` is spent

@@ -4,7 +4,8 @@ import type { RegistrationStore } from './registration-store.js';
 /**
  * The fleet's store as one registered website's cache sees it: every upstream request is counted
  * in the website's own hourly budget first (its owner's plan), then in the relay's (which still
- * caps every website together). A request the website's budget refuses costs the relay nothing.
+ * caps every website together). A request the website's budget refuses costs the relay nothing;
+ * one the relay's refuses is given back to the website's, since it was not sent.
  */
 export class WebsiteBudgetStore implements RelayStore {
   readonly #shared: RelayStore;
@@ -36,8 +37,20 @@ export class WebsiteBudgetStore implements RelayStore {
   }
 
   async takeBudget(nowMs: number, limit: number): Promise<BudgetDecision> {
-    const own = await this.#registrations.takeHourly(`website:${this.#websiteId}`, nowMs, this.#limit);
-    return own.taken ? this.#shared.takeBudget(nowMs, limit) : own;
+    const counter = `website:${this.#websiteId}`;
+    const own = await this.#registrations.takeHourly(counter, nowMs, this.#limit);
+    if (!own.taken) return own;
+    // A failing store is not given back: the relay may still ask alone (storeDownBudget).
+    const relay = await this.#shared.takeBudget(nowMs, limit);
+    if (!relay.taken) await this.#giveBack(counter);
+    return relay;
+  }
+
+  /** Best effort: a store that fails now leaves one count spent, as before, rather than hide the refusal. */
+  async #giveBack(counter: string): Promise<void> {
+    try {
+      await this.#registrations.giveBackHourly(counter);
+    } catch {}
   }
 
   /** The shared store belongs to the relay, which closes it. */
