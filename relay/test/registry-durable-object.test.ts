@@ -115,4 +115,19 @@ describe('registrations in a Durable Object (workerd)', () => {
     expect(removed.status).toBe(204);
     expect(await answersSoon(urls[0]!, 404)).toBe(404);
   }, 30_000);
+
+  it('gives back the latest event of an hourly counter, and only one', async () => {
+    // The keeper itself over JS RPC: the store's module imports cloudflare:workers, which Node cannot.
+    const namespace = await miniflare.getDurableObjectNamespace('REGISTRATIONS', names[0]);
+    const store = namespace.get(namespace.idFromName('give-back')) as unknown as {
+      takeHourly(counter: string, nowMs: number, limit: number): Promise<{ taken: boolean }>;
+      giveBackHourly(counter: string): Promise<void>;
+    };
+    const now = Date.now();
+    expect((await store.takeHourly('website:given', now, 2)).taken).toBe(true);
+    expect((await store.takeHourly('website:given', now + 1, 2)).taken).toBe(true);
+    await store.giveBackHourly('website:given');
+    expect((await store.takeHourly('website:given', now + 2, 2)).taken).toBe(true);
+    expect((await store.takeHourly('website:given', now + 3, 2)).taken).toBe(false);
+  }, 30_000);
 });
