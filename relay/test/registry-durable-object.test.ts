@@ -118,11 +118,14 @@ describe('registrations in a Durable Object (workerd)', () => {
 
   it('gives back the latest event of an hourly counter, and only one', async () => {
     // The keeper itself over JS RPC: the store's module imports cloudflare:workers, which Node cannot.
-    const namespace = await miniflare.getDurableObjectNamespace('REGISTRATIONS', names[0]);
-    const store = namespace.get(namespace.idFromName('give-back')) as unknown as {
-      takeHourly(counter: string, nowMs: number, limit: number): Promise<{ taken: boolean }>;
-      giveBackHourly(counter: string): Promise<void>;
+    const namespace = (await miniflare.getDurableObjectNamespace('REGISTRATIONS', names[0])) as unknown as {
+      idFromName(name: string): unknown;
+      get(id: unknown): {
+        takeHourly(counter: string, nowMs: number, limit: number): Promise<{ taken: boolean }>;
+        giveBackHourly(counter: string): Promise<void>;
+      };
     };
+    const store = namespace.get(namespace.idFromName('give-back'));
     const now = Date.now();
     expect((await store.takeHourly('website:given', now, 2)).taken).toBe(true);
     expect((await store.takeHourly('website:given', now + 1, 2)).taken).toBe(true);
