@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulatorServer } from '../../emulator/src/index.js';
 import { secretForms } from '../src/redaction.js';
 import { bundleWorker, captureOutput } from './runtimes/workerd-support.js';
+import { fleetWorkers } from './support/fleet-workers.js';
 
 /**
  * Registrations in a Durable Object's SQLite storage, in workerd (Miniflare): two Workers (two
@@ -41,22 +42,7 @@ beforeAll(async () => {
     LIVE_VISITORS_ENCRYPTION_KEYS: KEY,
     LIVE_VISITORS_INTERVAL: '2',
   };
-  const workers = names.map((name, index) => {
-    // The first Worker holds the classes; the second binds to them, as a second isolate of one script would.
-    const scriptName = index === 0 ? {} : { scriptName: names[0] };
-    return {
-      name,
-      modules: true,
-      script,
-      compatibilityDate: '2026-04-24',
-      bindings,
-      unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
-      durableObjects: {
-        RELAY_COORDINATOR: { className: 'RelayCoordinator', useSQLite: true, ...scriptName },
-        REGISTRATIONS: { className: 'RegistrationKeeper', useSQLite: true, ...scriptName },
-      },
-    };
-  });
+  const workers = fleetWorkers(names, script, bindings);
   options = { host: '127.0.0.1', port: 0, durableObjectsPersist: persist, handleRuntimeStdio: stdio.handleRuntimeStdio, workers };
   await start();
 }, 120_000);

@@ -6,6 +6,7 @@ import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulatorServer } from '../../emulator/src/index.js';
 import { bundleWorker, captureOutput } from './runtimes/workerd-support.js';
+import { fleetWorkers } from './support/fleet-workers.js';
 import { CLIENT_ID, CLIENT_SECRET, SHOP } from './support/shopify-oracle.js';
 
 /**
@@ -33,22 +34,7 @@ beforeAll(async () => {
     LIVE_VISITORS_SHOPIFY_APP_SECRET: CLIENT_SECRET,
     LIVE_VISITORS_SHOPIFY_CLIENT_ID: CLIENT_ID,
   };
-  const workers = names.map((name, index) => {
-    // The first Worker holds the classes; the second binds to them, as a second isolate of one script would.
-    const scriptName = index === 0 ? {} : { scriptName: names[0] };
-    return {
-      name,
-      modules: true,
-      script,
-      compatibilityDate: '2026-04-24',
-      bindings,
-      unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
-      durableObjects: {
-        RELAY_COORDINATOR: { className: 'RelayCoordinator', useSQLite: true, ...scriptName },
-        REGISTRATIONS: { className: 'RegistrationKeeper', useSQLite: true, ...scriptName },
-      },
-    };
-  });
+  const workers = fleetWorkers(names, script, bindings);
   miniflare = new Miniflare({ host: '127.0.0.1', port: 0, handleRuntimeStdio: stdio.handleRuntimeStdio, workers });
   await miniflare.ready;
   urls = await Promise.all(names.map(async (name) => (await miniflare.unsafeGetDirectURL(name)).origin));
