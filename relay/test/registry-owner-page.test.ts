@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveOnNode } from '../../server-kit/serve.js';
 import { launchChromium } from '../../test/browser/support/chromium.js';
+import { pageTraces } from './support/page-traces.js';
 import { type RelayHarness, startRelayHarness } from './support/relay-harness.js';
 
 /**
@@ -60,18 +61,7 @@ describe('the owner page', () => {
     expect(await page.textContent('#tag-api-base')).toBe(harness.relayUrl);
 
     // Nowhere: the field, the document, the URL, any storage, any URL the page fetched.
-    const traces = await page.evaluate(async () => ({
-      field: (document.getElementById('token') as HTMLInputElement).value,
-      html: document.documentElement.outerHTML,
-      url: location.href,
-      storage: JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
-      caches: 'caches' in self ? (await caches.keys()).join() : '',
-      databases: 'indexedDB' in self && indexedDB.databases ? JSON.stringify(await indexedDB.databases()) : '',
-      fetched: performance
-        .getEntries()
-        .map((entry) => entry.name)
-        .join('\n'),
-    }));
+    const traces = await pageTraces(page, 'token');
     expect(traces.field).toBe('');
     expect(traces.fetched).toContain('/api/v1/websites/not-relayed');
     for (const [where, text] of Object.entries(traces)) expect(text, where).not.toContain(OWNED.token);

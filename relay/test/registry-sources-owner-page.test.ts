@@ -2,6 +2,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../test/browser/support/chromium.js';
+import { pageTraces } from './support/page-traces.js';
 import { type RelayHarness, startRelayHarness } from './support/relay-harness.js';
 
 /**
@@ -81,18 +82,7 @@ describe('the owner page with a source', () => {
     expect(await page.textContent('#count')).toMatch(/^\d+ visitors? on your website in the last 5 minutes$/);
     expect(await page.textContent('#tag-website-id')).toBe(RELAY_ID);
 
-    const traces = await page.evaluate(async () => ({
-      field: (document.getElementById('source-plausible-apiKey') as HTMLInputElement).value,
-      html: document.documentElement.outerHTML,
-      url: location.href,
-      storage: JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
-      caches: 'caches' in self ? (await caches.keys()).join() : '',
-      databases: 'indexedDB' in self && indexedDB.databases ? JSON.stringify(await indexedDB.databases()) : '',
-      fetched: performance
-        .getEntries()
-        .map((entry) => entry.name)
-        .join('\n'),
-    }));
+    const traces = await pageTraces(page, 'source-plausible-apiKey');
     expect(traces.field).toBe('');
     expect(traces.fetched).toContain(`/api/v1/websites/${RELAY_ID}`);
     for (const [where, text] of Object.entries(traces)) expect(text, where).not.toContain(plausible.apiKey);
