@@ -4,9 +4,9 @@ import { getJwt } from '@shopify/shopify-api/test-helpers';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../test/browser/support/chromium.js';
-import { MemoryRegistrationStore } from '../src/registry/memory-registration-store.js';
 import { APP_BRIDGE_URL } from '../src/shopify-app/admin-page.js';
-import { type RelayHarness, startRelayHarness } from './support/relay-harness.js';
+import type { RelayHarness } from './support/relay-harness.js';
+import { startShopifyAppRelay } from './support/shopify-app-relay.js';
 import { CLIENT_ID, CLIENT_SECRET } from './support/shopify-oracle.js';
 
 /**
@@ -25,18 +25,7 @@ let context: BrowserContext;
 let plausible: { base: string; siteId: string; apiKey: string };
 
 beforeAll(async () => {
-  [browser, relay] = await Promise.all([
-    launchChromium(),
-    startRelayHarness({
-      config: {
-        selfServe: true,
-        encryptionKeys: [`k1:${btoa('a'.repeat(32))}`],
-        shopifyAppSecret: CLIENT_SECRET,
-        shopifyApp: { clientId: CLIENT_ID },
-      },
-      relay: { registrationStore: new MemoryRegistrationStore() },
-    }),
-  ]);
+  [browser, relay] = await Promise.all([launchChromium(), startShopifyAppRelay()]);
   plausible = ((await (await fetch(`${relay.emulator.url}/__emulator/sources/${SITE}`)).json()) as { plausible: typeof plausible })
     .plausible;
 }, 30_000);

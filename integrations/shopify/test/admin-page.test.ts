@@ -2,9 +2,9 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { getJwt } from '@shopify/shopify-api/test-helpers';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryRegistrationStore } from '../../../relay/src/registry/memory-registration-store.js';
 import { APP_BRIDGE_URL } from '../../../relay/src/shopify-app/admin-page.js';
-import { type RelayHarness, startRelayHarness } from '../../../relay/test/support/relay-harness.js';
+import type { RelayHarness } from '../../../relay/test/support/relay-harness.js';
+import { startShopifyAppRelay } from '../../../relay/test/support/shopify-app-relay.js';
 import { CLIENT_ID, CLIENT_SECRET } from '../../../relay/test/support/shopify-oracle.js';
 import { launchChromium } from '../../../test/browser/support/chromium.js';
 
@@ -36,15 +36,7 @@ afterEach(async () => {
 });
 
 async function start(): Promise<Page> {
-  relay = await startRelayHarness({
-    config: {
-      selfServe: true,
-      encryptionKeys: [`k1:${btoa('a'.repeat(32))}`],
-      shopifyAppSecret: CLIENT_SECRET,
-      shopifyApp: { clientId: CLIENT_ID },
-    },
-    relay: { registrationStore: new MemoryRegistrationStore() },
-  });
+  relay = await startShopifyAppRelay();
   context = await browser.newContext();
   await context.route(`${RELAY}/**`, async (route) => {
     try {
