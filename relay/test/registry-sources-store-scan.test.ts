@@ -1,8 +1,7 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmulatorConfig, startEmulatorServer } from '../../emulator/src/index.js';
+import type { EmulatorConfig, startEmulatorServer } from '../../emulator/src/index.js';
 import { parseRelayConfig } from '../src/config.js';
 import { secretForms } from '../src/redaction.js';
 import { FileRegistrationStore } from '../src/registry/file-registration-store.js';
@@ -10,7 +9,8 @@ import { RedisRegistrationStore } from '../src/registry/redis-registration-store
 import { createRelay, type RelayHandler } from '../src/relay.js';
 import { RedisStore } from '../src/store/redis-store.js';
 import { redisContents } from './support/redis-contents.js';
-import { type RedisServer, startRedisServer } from './support/redis-server.js';
+import type { RedisServer } from './support/redis-server.js';
+import { closeRegistrationBackends, startRegistrationBackends } from './support/registration-backends.js';
 import { ManualClock } from './support/relay-harness.js';
 
 /**
@@ -29,11 +29,7 @@ let folder: string;
 let sources: Record<string, Record<string, unknown>>;
 
 beforeAll(async () => {
-  [redis, emulator, folder] = await Promise.all([
-    startRedisServer(),
-    startEmulatorServer({ port: 0, controls: true, config: EMULATOR, now: clock.now, onError: () => undefined }),
-    mkdtemp(join(tmpdir(), 'relay-sources-scan-')),
-  ]);
+  [redis, emulator, folder] = await startRegistrationBackends(EMULATOR, clock.now, 'relay-sources-scan-');
   const pasted = (await (await fetch(`${emulator.url}/__emulator/sources/${SITE}`)).json()) as Record<string, Record<string, unknown>>;
   const { username, password } = { username: 'admin', password: 'umami' };
   // Umami twice: with Cloud's API key, and self-hosted with the stand-in's documented first login.
@@ -41,7 +37,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  await Promise.all([redis?.close(), emulator?.close(), folder && rm(folder, { recursive: true, force: true })]);
+  await closeRegistrationBackends(redis, emulator, folder);
 });
 
 function configFor(overrides: Record<string, unknown>) {

@@ -1,9 +1,8 @@
 // @vitest-environment node
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmulatorConfig, startEmulatorServer } from '../../emulator/src/index.js';
+import type { EmulatorConfig, startEmulatorServer } from '../../emulator/src/index.js';
 import { parseRelayConfig } from '../src/config.js';
 import { secretForms } from '../src/redaction.js';
 import { FileRegistrationStore } from '../src/registry/file-registration-store.js';
@@ -13,7 +12,8 @@ import { rotateKeys } from '../src/registry/rotate-keys.js';
 import { createRelay, type RelayHandler } from '../src/relay.js';
 import { RedisStore } from '../src/store/redis-store.js';
 import { redisContents } from './support/redis-contents.js';
-import { type RedisServer, startRedisServer } from './support/redis-server.js';
+import type { RedisServer } from './support/redis-server.js';
+import { closeRegistrationBackends, startRegistrationBackends } from './support/registration-backends.js';
 import { ManualClock } from './support/relay-harness.js';
 
 /** Tokens with every character a Bearer token may hold, so each encoding differs from the plain text. */
@@ -33,15 +33,11 @@ let folder: string;
 const clock = new ManualClock();
 
 beforeAll(async () => {
-  [redis, emulator, folder] = await Promise.all([
-    startRedisServer(),
-    startEmulatorServer({ port: 0, controls: true, config: EMULATOR, now: clock.now, onError: () => undefined }),
-    mkdtemp(join(tmpdir(), 'relay-registry-')),
-  ]);
+  [redis, emulator, folder] = await startRegistrationBackends(EMULATOR, clock.now, 'relay-registry-');
 }, 30_000);
 
 afterAll(async () => {
-  await Promise.all([redis?.close(), emulator?.close(), folder && rm(folder, { recursive: true, force: true })]);
+  await closeRegistrationBackends(redis, emulator, folder);
 });
 
 function configFor(overrides: Record<string, unknown>) {
