@@ -1,40 +1,27 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { CountingEmulator } from './support/counting-emulator.js';
-import { closeShopFixture, startShopFixture } from './support/shop-fixture.js';
-import type { StaticSite } from './support/static-site.js';
+import { expect, it } from 'vitest';
+import { shopFixtureForSuite } from './support/shop-fixture.js';
 
 // Which of the script-tag build's lazy files a page fetches (issue 26 §3): the experiments file
 // (holdout, impressions) only with holdout > 0 or once a count shows; the disclosure once a sentence
 // shows with its explanation on (issue 30); placement only with a queue entry.
 
-let browser: Browser;
-let site: StaticSite;
-let service: CountingEmulator;
-
-beforeAll(async () => {
-  ({ browser, site, service } = await startShopFixture());
-});
-
-afterAll(async () => {
-  await closeShopFixture({ browser, site, service });
-});
+const shop = shopFixtureForSuite();
 
 /** The files of ours a page with `element` fetched, once its state has settled on `state`. */
 async function filesFetched(name: string, element: string, state: string): Promise<string[]> {
-  site.put(
+  shop.site.put(
     `/${name}.html`,
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">
-     <script type="module" src="/live-visitors.js"></script></head><body>${element.replace('API', service.url)}</body></html>`,
+     <script type="module" src="/live-visitors.js"></script></head><body>${element.replace('API', shop.service.url)}</body></html>`,
   );
-  const context = await browser.newContext();
+  const context = await shop.browser.newContext();
   const page = await context.newPage();
   const files: string[] = [];
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname;
     if (path.startsWith('/live-visitors')) files.push(path);
   });
-  await page.goto(`${site.url}/${name}.html`);
+  await page.goto(`${shop.site.url}/${name}.html`);
   await expect.poll(() => page.locator('live-visitors').getAttribute('state'), { timeout: 10_000 }).toBe(state);
   // Time for a file asked for late to show up.
   await page.waitForTimeout(300);
@@ -72,10 +59,10 @@ it.each([
 // when it is known. The experiments file is held back for a second to make that moment visible.
 it("a holdout's variant reads 'undecided' until its file is in, and decidedVariant resolves with the group", async () => {
   const name = `undecided-${Math.random().toString(36).slice(2)}`;
-  site.put(
+  shop.site.put(
     `/${name}.html`,
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,"></head><body>
-     <live-visitors website-id="demo-shop" token="demo-token" api-base="${service.url}" holdout="0.5"></live-visitors>
+     <live-visitors website-id="demo-shop" token="demo-token" api-base="${shop.service.url}" holdout="0.5"></live-visitors>
      <script type="module">
        import '/live-visitors.js';
        const el = document.querySelector('live-visitors');
@@ -83,13 +70,13 @@ it("a holdout's variant reads 'undecided' until its file is in, and decidedVaria
        window.decided = el.decidedVariant.then((variant) => [variant, el.variant]);
      </script></body></html>`,
   );
-  const context = await browser.newContext();
+  const context = await shop.browser.newContext();
   const page = await context.newPage();
   await page.route('**/live-visitors-experiments.js', async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await route.continue();
   });
-  await page.goto(`${site.url}/${name}.html`);
+  await page.goto(`${shop.site.url}/${name}.html`);
   const [early, [decided, later]] = await page.evaluate(async () => {
     const { early, decided } = window as unknown as { early: string; decided: Promise<[string, string]> };
     return [early, await decided] as const;

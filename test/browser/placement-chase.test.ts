@@ -1,8 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { CountingEmulator } from './support/counting-emulator.js';
-import { closeShopFixture, startShopFixture } from './support/shop-fixture.js';
-import type { StaticSite } from './support/static-site.js';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { shopFixtureForSuite } from './support/shop-fixture.js';
 
 // Issue 29 §1 in real Chromium, on the built files: selectors whose first match changes when the
 // element goes in, a page that renders the anchor again on every insertion, and bad queue entries.
@@ -10,17 +8,7 @@ import type { StaticSite } from './support/static-site.js';
 // must keep answering, and the element is placed once and moved a bounded number of times.
 // test/placement-chase.test.ts and test/placement-guards.test.ts run the same cases in happy-dom.
 
-let browser: Browser;
-let site: StaticSite;
-let service: CountingEmulator;
-
-beforeAll(async () => {
-  ({ browser, site, service } = await startShopFixture());
-});
-
-afterAll(async () => {
-  await closeShopFixture({ browser, site, service });
-});
+const shop = shopFixtureForSuite();
 
 /** Past this many insertions of the element the page's own spy throws, so a chasing placement fails the test instead of hanging it. */
 const RUNAWAY = 2000;
@@ -51,18 +39,18 @@ function page(body: string, entries: string): string {
     </script></body></html>`;
 }
 
-const attributes = () => `{ 'website-id': 'demo-shop', token: 'demo-token', 'api-base': '${service.url}' }`;
+const attributes = () => `{ 'website-id': 'demo-shop', token: 'demo-token', 'api-base': '${shop.service.url}' }`;
 
 async function open(path: string, html: string): Promise<{ page: Page; errors: string[]; warnings: string[] }> {
-  site.put(path, html);
-  const context = await browser.newContext({ viewport: { width: 800, height: 700 } });
+  shop.site.put(path, html);
+  const context = await shop.browser.newContext({ viewport: { width: 800, height: 700 } });
   const tab = await context.newPage();
   const errors: string[] = [];
   const warnings: string[] = [];
   tab.on('pageerror', (error) => errors.push(error.message));
   tab.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
   await tab.addInitScript(countInsertions, RUNAWAY);
-  await tab.goto(`${site.url}${path}`);
+  await tab.goto(`${shop.site.url}${path}`);
   return { page: tab, errors, warnings };
 }
 
@@ -148,7 +136,7 @@ it('bad entries (a throwing getter, html and :root beside, head, inside a templa
         position: 'first',
         attributes: { 'website-id': 'demo-shop', token: 'demo-token', 'api-base': apiBase },
       }),
-    service.url,
+    shop.service.url,
   );
   await afterTheLoader(tab);
   expect(await tab.evaluate(() => document.querySelector('#note')?.firstElementChild?.localName)).toBe('live-visitors');

@@ -1,9 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { CountingEmulator } from './support/counting-emulator.js';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { layoutShifts, recordLayoutShifts } from './support/layout-shifts.js';
-import { closeShopFixture, startShopFixture } from './support/shop-fixture.js';
-import type { StaticSite } from './support/static-site.js';
+import { shopFixtureForSuite } from './support/shop-fixture.js';
 
 // Placement by the window.liveVisitors queue in real Chromium, against the built files and the
 // emulator: a product form that a theme renders one second after load, and Tag Manager's way of
@@ -12,17 +10,7 @@ import type { StaticSite } from './support/static-site.js';
 const SENTENCE = '23 people are browsing this shop right now';
 const ANCHOR_DELAY_MS = 1000;
 
-let browser: Browser;
-let site: StaticSite;
-let service: CountingEmulator;
-
-beforeAll(async () => {
-  ({ browser, site, service } = await startShopFixture());
-});
-
-afterAll(async () => {
-  await closeShopFixture({ browser, site, service });
-});
+const shop = shopFixtureForSuite();
 
 /** A product page whose form the theme renders `ANCHOR_DELAY_MS` after load, in a box it reserved for it. */
 function productPage(head: string): string {
@@ -41,8 +29,8 @@ const placementFor = (apiBase: string, position = 'before') =>
   `{ selector: 'form[action*="/cart/add"]', position: '${position}', attributes: { 'website-id': 'demo-shop', token: 'demo-token', 'api-base': '${apiBase}' } }`;
 
 async function open(path: string, html: string): Promise<{ page: Page; errors: string[]; requests: string[]; warnings: string[] }> {
-  site.put(path, html);
-  const context = await browser.newContext({ viewport: { width: 800, height: 700 } });
+  shop.site.put(path, html);
+  const context = await shop.browser.newContext({ viewport: { width: 800, height: 700 } });
   const page = await context.newPage();
   const errors: string[] = [];
   const requests: string[] = [];
@@ -51,12 +39,12 @@ async function open(path: string, html: string): Promise<{ page: Page; errors: s
   page.on('request', (request) => requests.push(new URL(request.url()).pathname));
   page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
   await page.addInitScript(recordLayoutShifts);
-  await page.goto(`${site.url}${path}`);
+  await page.goto(`${shop.site.url}${path}`);
   return { page, errors, requests, warnings };
 }
 
 it(`places the element by a form that appears ${ANCHOR_DELAY_MS / 1000} s after load, shows the count there, and moves nothing (CLS < 0.001)`, async () => {
-  const head = `<script>window.liveVisitors = window.liveVisitors || []; liveVisitors.push(${placementFor(service.url)});</script>
+  const head = `<script>window.liveVisitors = window.liveVisitors || []; liveVisitors.push(${placementFor(shop.service.url)});</script>
     <script type="module" src="/live-visitors.js"></script>`;
   const { page, errors, requests, warnings } = await open('/late-anchor.html', productPage(head));
   const sentence = page.locator('live-visitors [part="text"]');
@@ -78,7 +66,7 @@ it('works when the classic loader is added by document.createElement, as Tag Man
       document.head.appendChild(loader);
       customElements.whenDefined('live-visitors').then(() => {
         window.liveVisitors = window.liveVisitors || [];
-        window.liveVisitors.push(${placementFor(service.url, 'after')});
+        window.liveVisitors.push(${placementFor(shop.service.url, 'after')});
       });
     </script>`;
   const { page, errors, requests, warnings } = await open('/tag-manager.html', productPage(head));
@@ -101,7 +89,7 @@ it('works when the classic loader is added by document.createElement, as Tag Man
 it('a page that places nothing never fetches the placement file', async () => {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">
     <script type="module" src="/live-visitors.js"></script></head>
-    <body><live-visitors website-id="demo-shop" token="demo-token" api-base="${service.url}"></live-visitors></body></html>`;
+    <body><live-visitors website-id="demo-shop" token="demo-token" api-base="${shop.service.url}"></live-visitors></body></html>`;
   const { page, requests } = await open('/no-placement.html', html);
   await expect.poll(() => page.locator('live-visitors [part="text"]').textContent(), { timeout: 10_000 }).toBe(SENTENCE);
   expect(requests).not.toContain('/live-visitors-placement.js');

@@ -1,4 +1,5 @@
 import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from './chromium.js';
 import { type CountingEmulator, startCountingEmulator } from './counting-emulator.js';
 import { type StaticSite, startStaticSite } from './static-site.js';
@@ -20,4 +21,19 @@ export async function startShopFixture(): Promise<ShopFixture> {
 /** Closes what `startShopFixture` started; parts that never started are skipped. */
 export async function closeShopFixture({ browser, site, service }: Partial<ShopFixture>): Promise<void> {
   await Promise.all([browser?.close(), site?.close(), service?.close()]);
+}
+
+/**
+ * Starts the fixture before the suite's tests and closes it after them. The returned object is
+ * filled in by the time any test runs (not while the file is being collected).
+ */
+export function shopFixtureForSuite(): ShopFixture {
+  const shop = {} as ShopFixture;
+  beforeAll(async () => {
+    Object.assign(shop, await startShopFixture());
+  });
+  afterAll(async () => {
+    await closeShopFixture(shop);
+  });
+  return shop;
 }
