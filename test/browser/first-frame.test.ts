@@ -1,10 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { readmeSnippet } from '../support/readme-snippet.js';
-import type { CountingEmulator } from './support/counting-emulator.js';
 import { type FirstText, firstText, recordFirstText } from './support/first-text.js';
-import { closeShopFixture, startShopFixture } from './support/shop-fixture.js';
-import type { StaticSite } from './support/static-site.js';
+import { putReadmeOfferPages } from './support/readme-offer-pages.js';
+import { shopFixtureForSuite } from './support/shop-fixture.js';
 
 // Issue 29 §5: the README promises a returning shopper the stored count in the first frame. The
 // acceptance run saw it before the first contentful paint once and 31 ms after it once, so this
@@ -16,13 +15,7 @@ import type { StaticSite } from './support/static-site.js';
 const RETURNS = 20;
 const SENTENCE = '23 people are browsing this shop right now';
 
-let browser: Browser;
-let site: StaticSite;
-let service: CountingEmulator;
-
-beforeAll(async () => {
-  ({ browser, site, service } = await startShopFixture());
-  const { script, elementStyle } = readmeSnippet('/live-visitors.js');
+const shop = shopFixtureForSuite(({ site, service }) => {
   site.put(
     '/offer-de.html',
     `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">${readmeSnippet('/live-visitors.js').script}</head>
@@ -32,23 +25,7 @@ beforeAll(async () => {
     '/category-de.html',
     '<!doctype html><html lang="de"><title>Bohnen</title><body><a href="/offer-de.html">Nordic Roast</a></body></html>',
   );
-  site.put(
-    '/offer.html',
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">
-     <meta name="viewport" content="width=device-width, initial-scale=1">
-     <style>body { font: 17px/1.5 sans-serif; margin: 0 20px; }</style>${script}</head>
-     <body><h1>Winter sale</h1><p class="offer">−30% today only, 4 left in stock.</p>
-     <live-visitors website-id="demo-shop" token="demo-token" api-base="${service.url}" style="${elementStyle}"></live-visitors>
-     <button>Add to cart</button><p>Free returns within 30 days.</p></body></html>`,
-  );
-  site.put(
-    '/category.html',
-    '<!doctype html><html lang="en"><title>Beans</title><body><a href="/offer.html">Nordic Roast</a></body></html>',
-  );
-});
-
-afterAll(async () => {
-  await closeShopFixture({ browser, site, service });
+  putReadmeOfferPages(site, service.url);
 });
 
 /** The offer page (`-de`: in German), opened directly or from a link on the shop's category page, with its sentence shown. */
@@ -56,18 +33,18 @@ async function visit(context: BrowserContext, fromShop: boolean, suffix = ''): P
   const page = await context.newPage();
   await recordFirstText(page);
   if (fromShop) {
-    await page.goto(`${site.url}/category${suffix}.html`);
+    await page.goto(`${shop.site.url}/category${suffix}.html`);
     await Promise.all([page.waitForURL(`**/offer${suffix}.html`), page.click('a')]);
-  } else await page.goto(`${site.url}/offer${suffix}.html`);
+  } else await page.goto(`${shop.site.url}/offer${suffix}.html`);
   const sentence = suffix ? '23 Personen sehen sich gerade in diesem Shop um' : SENTENCE;
   await expect.poll(() => page.locator('live-visitors [part="text"]').textContent(), { timeout: 10_000 }).toBe(sentence);
   return page;
 }
 
 it(`a returning shopper coming from another page of the shop sees the stored count in the first frame, ${RETURNS} returns in a row`, async () => {
-  const context = await browser.newContext();
+  const context = await shop.browser.newContext();
   await (await visit(context, false)).close();
-  const requestsBefore = service.realtimeRequests;
+  const requestsBefore = shop.service.realtimeRequests;
   const seen: FirstText[] = [];
   for (let index = 0; index < RETURNS; index += 1) {
     const page = await visit(context, true);
@@ -78,14 +55,14 @@ it(`a returning shopper coming from another page of the shop sees the stored cou
   console.log(`first text on ${RETURNS} returns:\n${rows.join('\n')}`);
   expect(seen.filter(({ frame, at, firstPaint }) => frame !== 1 || at > firstPaint)).toEqual([]);
   // The stored count was young enough: no return asked the service.
-  expect(service.realtimeRequests).toBe(requestsBefore);
+  expect(shop.service.realtimeRequests).toBe(requestsBefore);
   await context.close();
 }, 120_000);
 
 it('in a language with a file of its own, the stored count shows once that file is in, without asking the service', async () => {
-  const context = await browser.newContext();
+  const context = await shop.browser.newContext();
   await (await visit(context, false, '-de')).close();
-  const requestsBefore = service.realtimeRequests;
+  const requestsBefore = shop.service.realtimeRequests;
   const rows: string[] = [];
   for (let index = 0; index < 5; index += 1) {
     const page = await visit(context, true, '-de');
@@ -94,6 +71,6 @@ it('in a language with a file of its own, the stored count shows once that file 
     await page.close();
   }
   console.log(`first text on 5 returns in German:\n${rows.join('\n')}`);
-  expect(service.realtimeRequests).toBe(requestsBefore);
+  expect(shop.service.realtimeRequests).toBe(requestsBefore);
   await context.close();
 }, 120_000);

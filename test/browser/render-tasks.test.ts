@@ -1,9 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { CountingEmulator } from './support/counting-emulator.js';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { firstText, recordFirstText } from './support/first-text.js';
-import { closeShopFixture, startShopFixture } from './support/shop-fixture.js';
-import type { StaticSite } from './support/static-site.js';
+import { shopFixtureForSuite } from './support/shop-fixture.js';
 
 // After the page has loaded, the element's work is split into short tasks (PageSpeed's Total
 // Blocking Time counts every task over 50 ms on a slow phone): each render waits for a task of
@@ -13,21 +11,12 @@ import type { StaticSite } from './support/static-site.js';
 
 const SENTENCE = '23 people are browsing this shop right now';
 
-let browser: Browser;
-let site: StaticSite;
-let service: CountingEmulator;
-
-beforeAll(async () => {
-  ({ browser, site, service } = await startShopFixture());
+const shop = shopFixtureForSuite(({ site, service }) => {
   const page = (head: string) =>
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">${head}</head>
      <body><p>Offer</p><live-visitors website-id="demo-shop" token="demo-token" api-base="${service.url}"></live-visitors></body></html>`;
   site.put('/after-load.html', page(`<script>addEventListener('load', () => setTimeout(() => import('/live-visitors.js')))</script>`));
   site.put('/with-page.html', page('<script type="module" src="/live-visitors.js"></script>'));
-});
-
-afterAll(async () => {
-  await closeShopFixture({ browser, site, service });
 });
 
 /** Records each `scheduler.yield()` with the document's state and the time, and when the sentence first showed. */
@@ -55,10 +44,10 @@ async function yields(page: Page): Promise<{ states: string[]; beforeText: numbe
 }
 
 it('after load, the start and the first count wait for tasks of their own: a yield before each render', async () => {
-  const context = await browser.newContext();
+  const context = await shop.browser.newContext();
   const page = await context.newPage();
   await watchYields(page);
-  await page.goto(`${site.url}/after-load.html`);
+  await page.goto(`${shop.site.url}/after-load.html`);
   await expect.poll(() => page.locator('live-visitors [part="text"]').textContent(), { timeout: 10_000 }).toBe(SENTENCE);
   const { states, beforeText } = await yields(page);
   // The first render (asking the service) and the render of its answer.
@@ -68,19 +57,19 @@ it('after load, the start and the first count wait for tasks of their own: a yie
 });
 
 it('while the page loads, a stored count renders without waiting, in time for the first paint', async () => {
-  const context = await browser.newContext();
+  const context = await shop.browser.newContext();
   const first = await context.newPage();
-  await first.goto(`${site.url}/with-page.html`);
+  await first.goto(`${shop.site.url}/with-page.html`);
   await expect.poll(() => first.locator('live-visitors [part="text"]').textContent(), { timeout: 10_000 }).toBe(SENTENCE);
   const page = await context.newPage();
   await watchYields(page);
-  await page.goto(`${site.url}/with-page.html`);
+  await page.goto(`${shop.site.url}/with-page.html`);
   expect((await yields(page)).beforeText).toBe(0);
   await context.close();
 });
 
 it('a first visit makes no Intl.DateTimeFormat (a long task on a phone) until someone opens the disclosure', async () => {
-  const context = await browser.newContext();
+  const context = await shop.browser.newContext();
   const page = await context.newPage();
   await page.addInitScript(() => {
     const record = window as unknown as { dateFormats: number };
@@ -93,7 +82,7 @@ it('a first visit makes no Intl.DateTimeFormat (a long task on a phone) until so
       },
     });
   });
-  await page.goto(`${site.url}/after-load.html`);
+  await page.goto(`${shop.site.url}/after-load.html`);
   const text = page.locator('live-visitors [part="text"]');
   await expect.poll(() => text.textContent(), { timeout: 10_000 }).toBe(SENTENCE);
   const dateFormats = () => page.evaluate(() => (window as unknown as { dateFormats: number }).dateFormats);

@@ -1,11 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { readmeSnippet } from '../support/readme-snippet.js';
-import type { CountingEmulator } from './support/counting-emulator.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { firstText, recordFirstText } from './support/first-text.js';
 import { layoutShifts, recordLayoutShifts } from './support/layout-shifts.js';
-import { closeShopFixture, startShopFixture } from './support/shop-fixture.js';
-import type { StaticSite } from './support/static-site.js';
+import { putReadmeOfferPages } from './support/readme-offer-pages.js';
+import { shopFixtureForSuite } from './support/shop-fixture.js';
 
 // The README's snippet, word for word, on a shop page: when it fetches the element, that the
 // sentence then moves nothing, and that a stored count is in the first frame.
@@ -13,30 +11,8 @@ import type { StaticSite } from './support/static-site.js';
 const SETTLE_MS = 500;
 const SENTENCE = '23 people are browsing this shop right now';
 
-let browser: Browser;
-let site: StaticSite;
-let service: CountingEmulator;
-
-beforeAll(async () => {
-  ({ browser, site, service } = await startShopFixture());
-  const { script, elementStyle } = readmeSnippet('/live-visitors.js');
-  site.put(
-    '/offer.html',
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">
-     <meta name="viewport" content="width=device-width, initial-scale=1">
-     <style>body { font: 17px/1.5 sans-serif; margin: 0 20px; }</style>${script}</head>
-     <body><h1>Winter sale</h1><p class="offer">−30% today only, 4 left in stock.</p>
-     <live-visitors website-id="demo-shop" token="demo-token" api-base="${service.url}" style="${elementStyle}"></live-visitors>
-     <button>Add to cart</button><p>Free returns within 30 days.</p></body></html>`,
-  );
-  site.put(
-    '/category.html',
-    '<!doctype html><html lang="en"><title>Beans</title><body><a href="/offer.html">Nordic Roast</a></body></html>',
-  );
-});
-
-afterAll(async () => {
-  await closeShopFixture({ browser, site, service });
+const shop = shopFixtureForSuite(({ site, service }) => {
+  putReadmeOfferPages(site, service.url);
 });
 
 /** When the page's load event began and when the element's file was requested, by the page's clock. */
@@ -59,9 +35,9 @@ async function openShop(context: BrowserContext, { fromShop = false } = {}): Pro
   await page.addInitScript(recordLayoutShifts);
   await recordFirstText(page);
   if (fromShop) {
-    await page.goto(`${site.url}/category.html`);
+    await page.goto(`${shop.site.url}/category.html`);
     await Promise.all([page.waitForURL('**/offer.html'), page.click('a')]);
-  } else await page.goto(`${site.url}/offer.html`);
+  } else await page.goto(`${shop.site.url}/offer.html`);
   return { page, errors };
 }
 
@@ -70,14 +46,14 @@ const showsSentence = (page: Page) => expect.poll(() => sentence(page).textConte
 
 /** A shopper's browser after a first visit, with the count stored; and the service's request count by then. */
 async function returningShopper(): Promise<{ context: BrowserContext; requestsBefore: number }> {
-  const context = await browser.newContext();
+  const context = await shop.browser.newContext();
   const { page } = await openShop(context);
   await showsSentence(page);
-  return { context, requestsBefore: service.realtimeRequests };
+  return { context, requestsBefore: shop.service.realtimeRequests };
 }
 
 it(`on a first visit, fetches the element only ${SETTLE_MS} ms after the load event; the sentence then wraps onto the kept lines and moves nothing`, async () => {
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  const context = await shop.browser.newContext({ viewport: { width: 360, height: 740 } });
   const { page, errors } = await openShop(context);
   await showsSentence(page);
   const { load, bundle } = await loadAndBundleTimes(page);
@@ -107,7 +83,7 @@ it('for a returning shopper coming from another page of the shop, fetches the el
     expect(await layoutShifts(next)).toEqual([]);
     await next.close();
   }
-  expect(service.realtimeRequests).toBe(requestsBefore);
+  expect(shop.service.realtimeRequests).toBe(requestsBefore);
   await context.close();
 });
 
@@ -117,7 +93,7 @@ it('for a returning shopper opening the page directly (a bookmark), waits as on 
   await showsSentence(next);
   const { load, bundle } = await loadAndBundleTimes(next);
   expect(bundle! - load).toBeGreaterThanOrEqual(SETTLE_MS - 1);
-  expect(service.realtimeRequests).toBe(requestsBefore);
+  expect(shop.service.realtimeRequests).toBe(requestsBefore);
   await context.close();
 });
 
@@ -128,7 +104,7 @@ it.each([
   [
     'comes back to it with the back button',
     async (page: Page) => {
-      await page.goto(`${site.url}/category.html`);
+      await page.goto(`${shop.site.url}/category.html`);
       await page.goBack();
     },
   ],
@@ -150,13 +126,13 @@ it.each([
     expect(bundle!).toBeLessThan(load);
     expect((await firstText(page)).frame).toBe(1);
     expect(await layoutShifts(page)).toEqual([]);
-    expect(service.realtimeRequests).toBe(requestsBefore);
+    expect(shop.service.realtimeRequests).toBe(requestsBefore);
     await context.close();
   },
 );
 
 it('with storage blocked (localStorage throws), coming from another page of the shop, waits as on a first visit and still shows the count, with no error', async () => {
-  const context = await browser.newContext();
+  const context = await shop.browser.newContext();
   await context.addInitScript(() => {
     Object.defineProperty(window, 'localStorage', {
       get() {

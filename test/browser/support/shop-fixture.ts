@@ -24,13 +24,14 @@ export async function closeShopFixture({ browser, site, service }: Partial<ShopF
 }
 
 /**
- * Starts the fixture before the suite's tests and closes it after them. The returned object is
+ * Starts the fixture (then `putPages` puts the suite's pages on its site) before the suite's tests and closes it after them. The returned object is
  * filled in by the time any test runs (not while the file is being collected).
  */
-export function shopFixtureForSuite(): ShopFixture {
+export function shopFixtureForSuite(putPages: (shop: ShopFixture) => void = () => {}): ShopFixture {
   const shop = {} as ShopFixture;
   beforeAll(async () => {
     Object.assign(shop, await startShopFixture());
+    putPages(shop);
   });
   afterAll(async () => {
     await closeShopFixture(shop);
