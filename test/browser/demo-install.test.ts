@@ -1,9 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import type { ViteDevServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { auditAccessibility, describeViolations } from './support/axe.js';
-import { launchChromium } from './support/chromium.js';
-import { startDemoServer } from './support/demo-server.js';
+import { demoInChromiumForSuite } from './support/demo-in-chromium.js';
 import { readWidgets } from './support/widget-probe.js';
 
 /**
@@ -18,23 +16,13 @@ import { readWidgets } from './support/widget-probe.js';
 const SMALL_SHOP = { id: 'small-shop', token: 'small-shop-token' } as const;
 const TABS = ['Shopify', 'WordPress', 'Tag Manager', 'Snippet'];
 
-let server: ViteDevServer;
-let browser: Browser;
-let origin: string;
-
-beforeAll(async () => {
-  [browser, { server, origin }] = await Promise.all([launchChromium(), startDemoServer()]);
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), server?.close()]);
-});
+const demo = demoInChromiumForSuite();
 
 async function openDemo(): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await demo.browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${origin}/`);
+  await page.goto(`${demo.origin}/`);
   return { page, errors };
 }
 
@@ -65,16 +53,16 @@ describe("the demo's install tabs", () => {
     await page.getByRole('tab', { name: 'Tag Manager' }).click();
     const panel = page.getByRole('tabpanel', { name: 'Tag Manager' });
     const relayAddress = (await panel.locator('#tag-relay-address').textContent())!;
-    expect(relayAddress).toBe(`${origin}/relay`);
+    expect(relayAddress).toBe(`${demo.origin}/relay`);
     // Before registration the demo relay does not serve small-shop: what follows is the registration's doing.
     expect((await relayAnswer(relayAddress, SMALL_SHOP.id)).status).toBe(404);
 
     // The relay's page reads its files relative to itself: /relay sends the browser to /relay/.
-    const bare = await fetch(`${origin}/relay`, { redirect: 'manual' });
+    const bare = await fetch(`${demo.origin}/relay`, { redirect: 'manual' });
     expect([bare.status, bare.headers.get('location')]).toEqual([308, '/relay/']);
 
     await panel.getByRole('link', { name: "this demo's relay" }).click();
-    await page.waitForURL(`${origin}/relay/`);
+    await page.waitForURL(`${demo.origin}/relay/`);
     await page.getByLabel('Website ID', { exact: true }).fill(SMALL_SHOP.id);
     await page.getByLabel('API token', { exact: true }).fill(SMALL_SHOP.token);
     await page.getByRole('button', { name: 'Register' }).click();

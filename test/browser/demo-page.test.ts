@@ -1,12 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import type { ViteDevServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { collapseWhitespace, README_SCRIPT_URL, readmeSnippet } from '../support/readme-snippet.js';
 import { auditAccessibility, describeViolations } from './support/axe.js';
-import { launchChromium } from './support/chromium.js';
-import { startDemoServer } from './support/demo-server.js';
+import { demoInChromiumForSuite } from './support/demo-in-chromium.js';
 import { SimulatedTime } from './support/simulated-time.js';
 import { brokenText, readWidgets, shownCount } from './support/widget-probe.js';
 
@@ -19,17 +17,7 @@ const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.met
 const SCREENSHOT = root('.artifacts/demo.png');
 const REALTIME_PATH = '/api/v1/realtime';
 
-let server: ViteDevServer;
-let browser: Browser;
-let origin: string;
-
-beforeAll(async () => {
-  [browser, { server, origin }] = await Promise.all([launchChromium(), startDemoServer()]);
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), server?.close()]);
-});
+const demo = demoInChromiumForSuite();
 
 function trackPage(page: Page): { errors: string[]; realtimeRequests: () => number } {
   const errors: string[] = [];
@@ -43,9 +31,9 @@ function trackPage(page: Page): { errors: string[]; realtimeRequests: () => numb
 
 describe('the demo of `npm start` in headless Chromium', () => {
   it('the product page shows a live number, and the "Service down (500)" scenario keeps it as stale with a note', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await demo.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const { errors } = trackPage(page);
-    await page.goto(`${origin}/`);
+    await page.goto(`${demo.origin}/`);
 
     const widget = page.locator('#widget');
     await expect.poll(() => widget.getAttribute('state'), { timeout: 30_000 }).toBe('live');
@@ -75,8 +63,8 @@ describe('the demo of `npm start` in headless Chromium', () => {
   });
 
   it("the snippets to paste are the README's: its script for the <head>, and the element with the lines kept for it", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${origin}/`);
+    const page = await demo.browser.newPage();
+    await page.goto(`${demo.origin}/`);
     const { script, elementStyle } = readmeSnippet(README_SCRIPT_URL);
     for (const id of ['snippet', 'snippet-relay']) {
       const text = (await page.locator(`#${id}`).textContent()) ?? '';
@@ -87,9 +75,9 @@ describe('the demo of `npm start` in headless Chromium', () => {
   });
 
   it('the product page explains the number on hover, logs the impression with its dataLayer push, and the holdout switch changes the group', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await demo.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const { errors } = trackPage(page);
-    await page.goto(`${origin}/`);
+    await page.goto(`${demo.origin}/`);
     const widget = page.locator('#widget');
     await expect.poll(() => widget.getAttribute('state'), { timeout: 30_000 }).toBe('live');
 
@@ -117,12 +105,12 @@ describe('the demo of `npm start` in headless Chromium', () => {
   });
 
   it('the many-widgets page: 12 widgets show the same count from exactly one request', async () => {
-    const context = await browser.newContext();
+    const context = await demo.browser.newContext();
     // Simulated time, paused: the page's 15 s interval cannot add a request while the test looks.
     const time = await SimulatedTime.install(context);
     const page = await context.newPage();
     const { errors, realtimeRequests } = trackPage(page);
-    await page.goto(`${origin}/many.html`);
+    await page.goto(`${demo.origin}/many.html`);
     await expect.poll(() => page.locator('live-visitors').count()).toBe(12);
     await time.settle();
 
@@ -150,9 +138,9 @@ describe('the demo of `npm start` in headless Chromium', () => {
 describe('the plan calculator on the product page', () => {
   /** The calculator's inputs, figures and verdict, found as a marketer finds them: by their labels. */
   async function openCalculator() {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await demo.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const { errors } = trackPage(page);
-    await page.goto(`${origin}/`);
+    await page.goto(`${demo.origin}/`);
     const form = page.locator('#plan-calculator');
     const read = async () => ({
       note: await page.locator('#plan-interval-note').textContent(),
