@@ -5,6 +5,7 @@ import { holds } from '../../test/support/properties.js';
 import { parseRelayConfig } from '../src/config.js';
 import { MAX_ALLOWED_ORIGINS, MAX_WEBSITE_HOURLY_BUDGET, readRegistrationRecord } from '../src/registry/registration-record.js';
 import { TokenCipher, UnreadableToken } from '../src/registry/token-cipher.js';
+import { validRegistrationRecord } from './support/valid-registration-record.js';
 
 /**
  * What holds for any record a store could return (another program's key, a record cut short, one
@@ -15,16 +16,6 @@ const KEY_A = `a:${btoa('A'.repeat(32))}`;
 const KEY_B = `b:${btoa('B'.repeat(32))}`;
 const aToken = fc.stringMatching(/^[A-Za-z0-9\-._~+/]{1,200}=*$/).filter((token) => token.length <= 256);
 const anId = fc.stringMatching(/^[\x21-\x7e]{1,64}$/);
-
-const validRecord = (websiteId: string) => ({
-  websiteId,
-  allowOrigins: null,
-  hourlyBudget: 100,
-  tokenEnding: 'abcd',
-  shop: null,
-  token: { keyId: 'a', iv: 'AAAAAAAAAAAAAAAA', sealed: 'c2VhbGVk' },
-  savedAtMs: 1,
-});
 
 describe('readRegistrationRecord', () => {
   it('returns null or a record of exactly that website with every field in bounds, for any input', () => {
@@ -59,11 +50,11 @@ describe('readRegistrationRecord', () => {
   });
 
   it('refuses a valid record read under another id', () => {
-    expect(readRegistrationRecord(validRecord('site'), 'site')).not.toBeNull();
+    expect(readRegistrationRecord(validRegistrationRecord('site'), 'site')).not.toBeNull();
     holds(
       fc.property(
         anId.filter((id) => id !== 'site'),
-        (other) => readRegistrationRecord(validRecord('site'), other) === null,
+        (other) => readRegistrationRecord(validRegistrationRecord('site'), other) === null,
       ),
     );
   });

@@ -6,20 +6,13 @@ import { joinedSource, publicPart, readPublicSource, readRequestedSource, secret
 import { readRegistrationRecord } from '../src/registry/registration-record.js';
 import { SOURCE_DEFINITIONS } from '../src/sources/kinds.js';
 import { SOURCE_KINDS, type SourceKind } from '../src/sources/source.js';
+import { validRegistrationRecord } from './support/valid-registration-record.js';
 
 /**
  * What holds for a stored source's public part whatever a store returns (issue 32 §5, a reader of
  * untrusted data), and for a source's split into what an owner sees and what is sealed.
  */
-const validRecord = {
-  websiteId: 'site',
-  allowOrigins: null,
-  hourlyBudget: 100,
-  tokenEnding: 'abcd',
-  shop: null,
-  token: { keyId: 'a', iv: 'AAAAAAAAAAAAAAAA', sealed: 'c2VhbGVk' },
-  savedAtMs: 1,
-};
+const validRecord = validRegistrationRecord('site');
 
 // A "!" no site id or base holds, so a secret found among the public values is a leak, not a coincidence.
 const aKey = fc.stringMatching(/^[\x21-\x7e]{1,80}$/).map((key) => `!${key}`);
