@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { STAND_IN_KEYS } from '../../emulator/src/sources/keys.js';
 import { parseRelayConfig } from '../src/config.js';
 import { Redactor } from '../src/redaction.js';
 import { createRelay } from '../src/relay.js';
 import { fetchWebsiteReport } from '../src/sources/fetch-website-report.js';
-import { recordingFetch, type StandInServer, sourcesFor, startStandIns } from './sources-stand-ins.js';
+import { recordingFetch, standInsForSuite } from './sources-stand-ins.js';
 
 /**
  * Each source's adapter against the emulator's stand-in for its service, over real loopback HTTP.
@@ -13,14 +13,7 @@ import { recordingFetch, type StandInServer, sourcesFor, startStandIns } from '.
  * which this machine cannot reach (docs/relay.md "Sources" says the same per service).
  */
 
-let server: StandInServer;
-let sources: Awaited<ReturnType<typeof sourcesFor>>;
-
-beforeAll(async () => {
-  server = await startStandIns();
-  sources = await sourcesFor(server);
-});
-afterAll(() => server.close());
+const suite = standInsForSuite();
 
 function websiteWith(source: Record<string, unknown>, id = 'relay-id-for-shop') {
   return parseRelayConfig({ upstream: 'https://unused.example', websites: [{ id, source }] }).websites[0]!;
@@ -32,7 +25,7 @@ async function readOnce(source: Record<string, unknown>) {
     upstream: 'https://unused.example',
     website: websiteWith(source),
     fetch: recorder.fetch,
-    now: server.clock.now,
+    now: suite.server.clock.now,
     timeoutMs: 2_000,
     redactor: new Redactor([]),
   });
@@ -41,7 +34,7 @@ async function readOnce(source: Record<string, unknown>) {
 
 /** The request with its origin left out and no secret in it, for the report's table. */
 function described(sent: { method: string; url: string; headerNames: readonly string[] }) {
-  return `${sent.method} ${sent.url.replace(server.url, '{stand-in}')} [${sent.headerNames.join(', ')}]`;
+  return `${sent.method} ${sent.url.replace(suite.server.url, '{stand-in}')} [${sent.headerNames.join(', ')}]`;
 }
 
 describe('each kind asks its service as documented, and reads its answer', () => {
@@ -60,17 +53,17 @@ describe('each kind asks its service as documented, and reads its answer', () =>
   ] as const;
 
   it.each(cases)('%s: %s %s', async (kind, method, path, headerNames, windowMinutes) => {
-    server.counts.set('shop-a', 23);
-    const { result, sent } = await readOnce(sources[kind]);
+    suite.server.counts.set('shop-a', 23);
+    const { result, sent } = await readOnce(suite.sources[kind]);
     const data = sent.at(-1)!;
     expect(data.method).toBe(method);
-    expect(data.url).toBe(`${server.url}${path}`);
+    expect(data.url).toBe(`${suite.server.url}${path}`);
     expect(data.headerNames).toEqual(headerNames);
     expect(result).toEqual({
       report: {
         currentVisitors: 23,
         websiteId: 'relay-id-for-shop',
-        timestamp: new Date(server.clock.nowMs).toISOString(),
+        timestamp: new Date(suite.server.clock.nowMs).toISOString(),
         ...(windowMinutes === undefined ? {} : { windowMinutes }),
       },
     });
@@ -79,33 +72,33 @@ describe('each kind asks its service as documented, and reads its answer', () =>
   });
 
   it('matomo sends token_auth in the POST body, never in the URL', async () => {
-    const before = server.standIns.matomo.tokenInUrl;
-    const { sent } = await readOnce(sources.matomo);
+    const before = suite.server.standIns.matomo.tokenInUrl;
+    const { sent } = await readOnce(suite.sources.matomo);
     expect(sent[0]!.body).toBe(`token_auth=${STAND_IN_KEYS.matomo}`);
     expect(sent[0]!.url).not.toContain(STAND_IN_KEYS.matomo);
-    expect(server.standIns.matomo.tokenInUrl).toBe(before);
+    expect(suite.server.standIns.matomo.tokenInUrl).toBe(before);
   });
 
   it('matomo counts lastMinutes, and says so when it is not 3', async () => {
-    const { result, sent } = await readOnce({ ...sources.matomo, lastMinutes: 10 });
+    const { result, sent } = await readOnce({ ...suite.sources.matomo, lastMinutes: 10 });
     expect(sent[0]!.url).toContain('lastMinutes=10');
     expect(result).toMatchObject({ report: { windowMinutes: 10 } });
   });
 
   it('ga4 asks for activeUsers over the last `minutes` (inclusive start), and a report without rows is 0', async () => {
-    server.counts.set('shop-a', 0);
-    const { result, sent } = await readOnce({ ...sources.ga4, minutes: 5 });
+    suite.server.counts.set('shop-a', 0);
+    const { result, sent } = await readOnce({ ...suite.sources.ga4, minutes: 5 });
     expect(JSON.parse(sent.at(-1)!.body)).toEqual({
       metrics: [{ name: 'activeUsers' }],
       minuteRanges: [{ startMinutesAgo: 4, endMinutesAgo: 0 }],
     });
     expect(result).toMatchObject({ report: { currentVisitors: 0, windowMinutes: 5 } });
-    server.counts.set('shop-a', 23);
+    suite.server.counts.set('shop-a', 23);
   });
 
   it('umami self-hosted logs in with the username and password, then asks with the login token', async () => {
-    const { result, sent } = await readOnce(sources.umamiSelfHosted);
-    expect(sent.map((request) => `${request.method} ${request.url.replace(server.url, '')}`)).toEqual([
+    const { result, sent } = await readOnce(suite.sources.umamiSelfHosted);
+    expect(sent.map((request) => `${request.method} ${request.url.replace(suite.server.url, '')}`)).toEqual([
       'POST /sources/umami/api/auth/login',
       'GET /sources/umami/api/websites/shop-a/active',
     ]);
@@ -119,7 +112,7 @@ describe('each kind asks its service as documented, and reads its answer', () =>
     ['2.0 to 2.15: { x }', '/sources/umami-2.15/api'],
     ['1.x: [{ x }]', '/sources/umami-1/api'],
   ])('umami answers of every version are read: %s', async (_version, base) => {
-    const { result } = await readOnce({ ...sources.umami, base: `${server.url}${base}` });
+    const { result } = await readOnce({ ...suite.sources.umami, base: `${suite.server.url}${base}` });
     expect(result).toMatchObject({ report: { currentVisitors: 23 } });
   });
 });
@@ -133,8 +126,8 @@ describe('through the relay, as a browser sees it', () => {
     ['fathom', undefined],
   ] as const)("%s: the contract's report for the relay's website id, windowMinutes only when not 3", async (kind, windowMinutes) => {
     const relay = createRelay({
-      config: { upstream: 'https://unused.example', websites: [{ id: 'my-shop', source: sources[kind] } as never] },
-      now: server.clock.now,
+      config: { upstream: 'https://unused.example', websites: [{ id: 'my-shop', source: suite.sources[kind] } as never] },
+      now: suite.server.clock.now,
       log: () => {},
     });
     const response = await relay(new Request('http://relay.test/api/v1/realtime?websiteId=my-shop'));
@@ -143,7 +136,7 @@ describe('through the relay, as a browser sees it', () => {
     expect(body).toEqual({
       currentVisitors: 23,
       websiteId: 'my-shop',
-      timestamp: new Date(server.clock.nowMs).toISOString(),
+      timestamp: new Date(suite.server.clock.nowMs).toISOString(),
       ...(windowMinutes === undefined ? {} : { windowMinutes }),
     });
   });

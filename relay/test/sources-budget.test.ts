@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRelay } from '../src/relay.js';
-import { type StandInServer, sourcesFor, startStandIns } from './sources-stand-ins.js';
+import { standInsForSuite } from './sources-stand-ins.js';
 
 /**
  * How often each source asks its service, on an injected clock shared by the relay and the
@@ -12,20 +12,13 @@ import { type StandInServer, sourcesFor, startStandIns } from './sources-stand-i
 const HOUR_S = 3_600;
 // Thousands of browser requests and a few hundred loopback ones per case.
 vi.setConfig({ testTimeout: 60_000 });
-let server: StandInServer;
-let sources: Awaited<ReturnType<typeof sourcesFor>>;
-
-beforeAll(async () => {
-  server = await startStandIns();
-  sources = await sourcesFor(server);
-});
-afterAll(() => server.close());
+const suite = standInsForSuite();
 
 /** A relay reading `source` alone, on the stand-ins' clock, with a budget that never refuses first. */
 function relayFor(source: Record<string, unknown>, interval = 60) {
   return createRelay({
     config: { upstream: 'https://unused.example', websites: [{ id: 'my-shop', source } as never], interval, hourlyBudget: 10_000 },
-    now: server.clock.now,
+    now: suite.server.clock.now,
     log: () => {},
   });
 }
@@ -38,25 +31,25 @@ async function browse(
   relay: ReturnType<typeof createRelay>,
   { shoppers, seconds, pollSeconds = 60 }: { shoppers: number; seconds: number; pollSeconds?: number },
 ) {
-  const startMs = server.clock.nowMs;
+  const startMs = suite.server.clock.nowMs;
   const statuses = new Map<number, number>();
   for (let round = 0; round * pollSeconds < seconds; round += 1) {
     for (let shopper = 0; shopper < shoppers; shopper += 1) {
-      server.clock.nowMs = startMs + Math.round((round * pollSeconds + (shopper * pollSeconds) / shoppers) * 1000);
+      suite.server.clock.nowMs = startMs + Math.round((round * pollSeconds + (shopper * pollSeconds) / shoppers) * 1000);
       const response = await relay(new Request('http://relay.test/api/v1/realtime?websiteId=my-shop'));
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       await response.body?.cancel();
     }
   }
-  server.clock.nowMs = startMs + seconds * 1000;
+  suite.server.clock.nowMs = startMs + seconds * 1000;
   return statuses;
 }
 
 describe("50 shoppers for an hour: one upstream request per interval, within the service's limit", () => {
   it.each(['plausible', 'umami', 'matomo', 'ga4', 'fathom'] as const)('%s', async (kind) => {
-    const state = server.standIns.state;
+    const state = suite.server.standIns.state;
     const before = { requests: state.requests[kind], refused: state.refused[kind] };
-    const statuses = await browse(relayFor(sources[kind]), { shoppers: 50, seconds: HOUR_S });
+    const statuses = await browse(relayFor(suite.sources[kind]), { shoppers: 50, seconds: HOUR_S });
     const requests = state.requests[kind] - before.requests;
     console.info(
       `${kind}: ${requests} upstream requests in an hour for 50 shoppers polling every 60 s (answers: ${JSON.stringify(Object.fromEntries(statuses))})`,
@@ -76,9 +69,9 @@ describe('a relay interval below what the service allows', () => {
   ] as const)(
     "%s is asked at most once every %i s and %i times an hour, whatever the relay's interval",
     async (kind, minIntervalS, budget) => {
-      const state = server.standIns.state;
+      const state = suite.server.standIns.state;
       const before = { requests: state.requests[kind], refused: state.refused[kind] };
-      await browse(relayFor(sources[kind], 1), { shoppers: 2, seconds: HOUR_S, pollSeconds: 1 });
+      await browse(relayFor(suite.sources[kind], 1), { shoppers: 2, seconds: HOUR_S, pollSeconds: 1 });
       const requests = state.requests[kind] - before.requests;
       console.info(`${kind} with interval 1 s: ${requests} upstream requests in an hour`);
       expect(requests).toBeLessThanOrEqual(Math.min(HOUR_S / minIntervalS + 1, budget));
@@ -90,12 +83,12 @@ describe('a relay interval below what the service allows', () => {
 
 describe('GA4 access tokens', () => {
   it('are fetched once per token lifetime (3599 s, renewed a minute early): 2 in the first hour, 4 in 3 hours', async () => {
-    const before = server.standIns.state.tokenRequests;
-    const relay = relayFor(sources.ga4);
+    const before = suite.server.standIns.state.tokenRequests;
+    const relay = relayFor(suite.sources.ga4);
     await browse(relay, { shoppers: 10, seconds: HOUR_S });
-    const inFirstHour = server.standIns.state.tokenRequests - before;
+    const inFirstHour = suite.server.standIns.state.tokenRequests - before;
     await browse(relay, { shoppers: 10, seconds: 2 * HOUR_S });
-    const inThreeHours = server.standIns.state.tokenRequests - before;
+    const inThreeHours = suite.server.standIns.state.tokenRequests - before;
     console.info(`ga4: ${inFirstHour} token fetch(es) in the first hour, ${inThreeHours} in three hours`);
     // Fetched at 0 s, then before each lifetime ends (3539 s after the last one).
     expect(inFirstHour).toBe(2);
@@ -103,17 +96,17 @@ describe('GA4 access tokens', () => {
   });
 
   it('are renewed at once when revoked (a 401), and the count still comes', async () => {
-    const state = server.standIns.state;
+    const state = suite.server.standIns.state;
     const relay = createRelay({
-      config: { upstream: 'https://unused.example', websites: [{ id: 'my-shop', source: sources.ga4 } as never] },
-      now: server.clock.now,
+      config: { upstream: 'https://unused.example', websites: [{ id: 'my-shop', source: suite.sources.ga4 } as never] },
+      now: suite.server.clock.now,
       log: () => {},
     });
     const ask = () => relay(new Request('http://relay.test/api/v1/realtime?websiteId=my-shop'));
     expect((await ask()).status).toBe(200);
     const tokens = state.tokenRequests;
-    server.standIns.ga4.revokeAccessTokens();
-    server.clock.nowMs += 61_000;
+    suite.server.standIns.ga4.revokeAccessTokens();
+    suite.server.clock.nowMs += 61_000;
     const answer = await ask();
     expect(answer.status).toBe(200);
     expect(state.tokenRequests - tokens).toBe(1);
@@ -122,12 +115,12 @@ describe('GA4 access tokens', () => {
 
 describe('Umami self-hosted', () => {
   it('logs in once, keeps the token, and logs in again only after a 401', async () => {
-    const state = server.standIns.state;
+    const state = suite.server.standIns.state;
     const logins = state.logins;
-    const relay = relayFor(sources.umamiSelfHosted);
+    const relay = relayFor(suite.sources.umamiSelfHosted);
     await browse(relay, { shoppers: 5, seconds: 600 });
     expect(state.logins - logins).toBe(1);
-    server.standIns.umami.revokeLoginTokens();
+    suite.server.standIns.umami.revokeLoginTokens();
     const statuses = await browse(relay, { shoppers: 5, seconds: 600 });
     expect(state.logins - logins).toBe(2);
     expect(statuses).toEqual(new Map([[200, 50]]));

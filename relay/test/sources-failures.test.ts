@@ -1,11 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { StandInKind } from '../../emulator/src/sources/stand-in-state.js';
 import type { RealtimeErrorKind } from '../../src/contract/errors.js';
 import { parseRelayConfig } from '../src/config.js';
 import { Redactor, secretForms } from '../src/redaction.js';
 import { createRelay } from '../src/relay.js';
 import { fetchWebsiteReport } from '../src/sources/fetch-website-report.js';
-import { type StandInServer, sourcesFor, startStandIns } from './sources-stand-ins.js';
+import { standInsForSuite } from './sources-stand-ins.js';
 
 /**
  * Each service's failures, imposed on its stand-in over loopback HTTP, map to the relay's own
@@ -13,18 +13,12 @@ import { type StandInServer, sourcesFor, startStandIns } from './sources-stand-i
  * failures (none is reachable from here); the bodies are the shapes their documentation shows.
  */
 
-let server: StandInServer;
-let sources: Awaited<ReturnType<typeof sourcesFor>>;
+const suite = standInsForSuite();
 const KINDS = ['plausible', 'umami', 'matomo', 'ga4', 'fathom'] as const;
 
-beforeAll(async () => {
-  server = await startStandIns();
-  sources = await sourcesFor(server);
-});
 afterEach(() => {
-  for (const kind of KINDS) server.standIns.state.impose(kind, null);
+  for (const kind of KINDS) suite.server.standIns.state.impose(kind, null);
 });
-afterAll(() => server.close());
 
 /** A body holding `count` in each service's own answer shape. */
 const COUNT_BODY: Record<StandInKind, (count: string) => string> = {
@@ -37,14 +31,14 @@ const COUNT_BODY: Record<StandInKind, (count: string) => string> = {
 };
 
 async function readOnce(kind: (typeof KINDS)[number], timeoutMs = 2_000) {
-  const website = parseRelayConfig({ upstream: 'https://unused.example', websites: [{ id: 'my-shop', source: sources[kind] }] })
+  const website = parseRelayConfig({ upstream: 'https://unused.example', websites: [{ id: 'my-shop', source: suite.sources[kind] }] })
     .websites[0]!;
   // A fresh source per read, so its own minimum interval never refuses the next case.
   return fetchWebsiteReport({
     upstream: 'https://unused.example',
     website,
     fetch,
-    now: server.clock.now,
+    now: suite.server.clock.now,
     timeoutMs,
     redactor: new Redactor([]),
   });
@@ -81,21 +75,21 @@ const FAILURES: ReadonlyArray<
 
 describe.each(KINDS)("%s: each failure of the service is one of the relay's kinds", (kind) => {
   it.each(FAILURES)('%s', async (_name, answer, expected) => {
-    server.standIns.state.impose(kind, answer(kind));
+    suite.server.standIns.state.impose(kind, answer(kind));
     const result = await readOnce(kind);
     expect(result).toHaveProperty('failure.kind', expected);
     if (expected === 'rate-limited') expect(result).toHaveProperty('failure.retryAfterMs', 120_000);
   });
 
   it("a redirect is no answer, and the advice names the source's base (not upstream)", async () => {
-    server.standIns.state.impose(kind, { status: 301, body: '', headers: { Location: 'https://elsewhere.example/' } });
+    suite.server.standIns.state.impose(kind, { status: 301, body: '', headers: { Location: 'https://elsewhere.example/' } });
     const result = await readOnce(kind);
     expect(result).toHaveProperty('failure.kind', 'invalid-response');
     expect(result).toHaveProperty('failure.reason', expect.stringMatching(/^answered 301: set this website's source base/));
   });
 
   it('a 402 (Plausible: a site locked for want of a subscription) says so', async () => {
-    server.standIns.state.impose(kind, {
+    suite.server.standIns.state.impose(kind, {
       status: 402,
       body: JSON.stringify({ error: 'This Plausible site is locked due to missing active subscription.' }),
     });
@@ -108,7 +102,7 @@ describe.each(KINDS)("%s: each failure of the service is one of the relay's kind
   });
 
   it('no answer within the timeout is a timeout', async () => {
-    server.standIns.state.impose(kind, { status: 200, body: '1', delayMs: 1_500 });
+    suite.server.standIns.state.impose(kind, { status: 200, body: '1', delayMs: 1_500 });
     expect(await readOnce(kind, 300)).toHaveProperty('failure.kind', 'timeout');
   });
 });
@@ -119,20 +113,20 @@ describe('matomo: errors with status 200 are errors', () => {
     ["An unexpected website was found in the request: website id was set to '9' .", 'not-found'],
     ['The plugin Live is not enabled.', 'invalid-response'],
   ] as const)('%s', async (message, expected) => {
-    server.standIns.state.impose('matomo', { status: 200, body: JSON.stringify({ result: 'error', message }) });
+    suite.server.standIns.state.impose('matomo', { status: 200, body: JSON.stringify({ result: 'error', message }) });
     expect(await readOnce('matomo')).toHaveProperty('failure.kind', expected);
   });
 
   it('the stand-in itself answers a wrong token_auth with 200 and an error, and the relay calls it unauthorized', async () => {
     const website = parseRelayConfig({
       upstream: 'https://unused.example',
-      websites: [{ id: 'my-shop', source: { ...sources.matomo, tokenAuth: 'ffffffffffffffffffffffffffffffff' } }],
+      websites: [{ id: 'my-shop', source: { ...suite.sources.matomo, tokenAuth: 'ffffffffffffffffffffffffffffffff' } }],
     }).websites[0]!;
     const result = await fetchWebsiteReport({
       upstream: 'https://x.example',
       website,
       fetch,
-      now: server.clock.now,
+      now: suite.server.clock.now,
       timeoutMs: 2_000,
       redactor: new Redactor([]),
     });
@@ -152,14 +146,14 @@ describe('what a service says never carries a secret out', () => {
   };
 
   it.each(['plausible', 'umami', 'ga4', 'fathom'] as const)('%s: a 401 quoting the credential back', async (kind) => {
-    server.standIns.state.impose(kind, {
+    suite.server.standIns.state.impose(kind, {
       status: 401,
       body: JSON.stringify({ error: `bad credential ${ECHOES[kind]} (${ECHOES[kind]})` }),
     });
     const lines: string[] = [];
     const relay = createRelay({
-      config: { upstream: 'https://unused.example', websites: [{ id: 'my-shop', source: sources[kind] } as never] },
-      now: server.clock.now,
+      config: { upstream: 'https://unused.example', websites: [{ id: 'my-shop', source: suite.sources[kind] } as never] },
+      now: suite.server.clock.now,
       log: (line) => lines.push(line),
     });
     const response = await relay(new Request('http://relay.test/api/v1/realtime?websiteId=my-shop'));
@@ -172,8 +166,8 @@ describe('what a service says never carries a secret out', () => {
   });
 
   it('ga4: an error quoting the service-account key as its JSON file holds it (lines joined by \\n)', async () => {
-    const credentials = sources.ga4.credentials as { private_key: string };
-    server.standIns.state.impose('ga4', {
+    const credentials = suite.sources.ga4.credentials as { private_key: string };
+    suite.server.standIns.state.impose('ga4', {
       status: 403,
       body: JSON.stringify({ error: { code: 403, message: `key ${JSON.stringify(credentials)}`, status: 'PERMISSION_DENIED' } }),
     });
@@ -188,8 +182,8 @@ describe('what a service says never carries a secret out', () => {
   });
 
   it('matomo: an error message quoting token_auth', async () => {
-    const tokenAuth = sources.matomo.tokenAuth as string;
-    server.standIns.state.impose('matomo', {
+    const tokenAuth = suite.sources.matomo.tokenAuth as string;
+    suite.server.standIns.state.impose('matomo', {
       status: 200,
       body: JSON.stringify({ result: 'error', message: `token_auth ${tokenAuth} / ${btoa(tokenAuth)} is not valid` }),
     });
@@ -202,7 +196,7 @@ describe('what a service says never carries a secret out', () => {
 });
 
 function secretsOf(kind: StandInKind): string[] {
-  const source = sources[kind] as Record<string, unknown>;
+  const source = suite.sources[kind] as Record<string, unknown>;
   if (kind === 'ga4') return [(source.credentials as { private_key: string }).private_key];
   return [source.apiKey as string];
 }

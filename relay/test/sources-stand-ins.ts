@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { STAND_IN_KEYS } from '../../emulator/src/sources/keys.js';
 import { SourceStandIns } from '../../emulator/src/sources/stand-ins.js';
 import { type NodeServer, serveOnNode } from '../../server-kit/serve.js';
@@ -45,6 +46,20 @@ export async function sourcesFor(
     ga4: { kind: 'ga4', base: url, propertyId: '1', credentials: await server.standIns.ga4.serviceAccountKey(url) },
     fathom: { kind: 'fathom', base: `${url}/sources/fathom`, siteId: 'shop-a', apiKey: STAND_IN_KEYS.fathom },
   };
+}
+
+/**
+ * The stand-ins and each kind's source, started before the suite's tests and closed after them.
+ * The returned object is filled in by the time any test runs (not while the file is being collected).
+ */
+export function standInsForSuite(): { server: StandInServer; sources: Awaited<ReturnType<typeof sourcesFor>> } {
+  const suite = {} as ReturnType<typeof standInsForSuite>;
+  beforeAll(async () => {
+    suite.server = await startStandIns();
+    suite.sources = await sourcesFor(suite.server);
+  });
+  afterAll(() => suite.server?.close());
+  return suite;
 }
 
 export interface SentRequest {
