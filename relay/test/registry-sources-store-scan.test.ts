@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmulatorConfig, startEmulatorServer } from '../../emulator/src/index.js';
-import { parseRelayConfig } from '../src/config.js';
 import { secretForms } from '../src/redaction.js';
 import { FileRegistrationStore } from '../src/registry/file-registration-store.js';
 import { RedisRegistrationStore } from '../src/registry/redis-registration-store.js';
@@ -12,6 +11,7 @@ import { redisContents } from './support/redis-contents.js';
 import type { RedisServer } from './support/redis-server.js';
 import { closeRegistrationBackends, startRegistrationBackends } from './support/registration-backends.js';
 import { ManualClock } from './support/relay-harness.js';
+import { selfServeStoreConfig } from './support/self-serve-store-config.js';
 
 /**
  * Registrations of every kind of source (issue 32 §5), made through the API against the emulator's
@@ -41,16 +41,7 @@ afterAll(async () => {
 });
 
 function configFor(overrides: Record<string, unknown>) {
-  return parseRelayConfig({
-    upstream: emulator.url,
-    selfServe: true,
-    encryptionKeys: [KEY],
-    interval: 10,
-    maxStale: 60,
-    hourlyBudget: 1_000,
-    registrationsPerHour: 1_000,
-    ...overrides,
-  });
+  return selfServeStoreConfig(emulator.url, KEY, 10, overrides);
 }
 
 async function registerEveryKind(relay: RelayHandler): Promise<void> {

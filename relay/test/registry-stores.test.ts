@@ -3,7 +3,6 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmulatorConfig, startEmulatorServer } from '../../emulator/src/index.js';
-import { parseRelayConfig } from '../src/config.js';
 import { secretForms } from '../src/redaction.js';
 import { FileRegistrationStore } from '../src/registry/file-registration-store.js';
 import { RedisRegistrationStore } from '../src/registry/redis-registration-store.js';
@@ -15,6 +14,7 @@ import { redisContents } from './support/redis-contents.js';
 import type { RedisServer } from './support/redis-server.js';
 import { closeRegistrationBackends, startRegistrationBackends } from './support/registration-backends.js';
 import { ManualClock } from './support/relay-harness.js';
+import { selfServeStoreConfig } from './support/self-serve-store-config.js';
 
 /** Tokens with every character a Bearer token may hold, so each encoding differs from the plain text. */
 const OWNERS = [
@@ -41,16 +41,7 @@ afterAll(async () => {
 });
 
 function configFor(overrides: Record<string, unknown>) {
-  return parseRelayConfig({
-    upstream: emulator.url,
-    selfServe: true,
-    encryptionKeys: [OLD_KEY],
-    interval: INTERVAL_S,
-    maxStale: 60,
-    hourlyBudget: 1_000,
-    registrationsPerHour: 1_000,
-    ...overrides,
-  });
+  return selfServeStoreConfig(emulator.url, OLD_KEY, INTERVAL_S, overrides);
 }
 
 async function call(relay: RelayHandler, method: string, path: string, token?: string, body?: unknown): Promise<Response> {
