@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveOnNode } from '../../server-kit/serve.js';
 import { launchChromium } from '../../test/browser/support/chromium.js';
 import { pageTraces } from './support/page-traces.js';
+import { policyViolations } from './support/policy-violations.js';
 import { type RelayHarness, startRelayHarness } from './support/relay-harness.js';
 
 /**
@@ -27,10 +28,7 @@ afterAll(async () => {
 
 async function ownerPage(): Promise<{ page: Page; violations: string[] }> {
   const page = await browser.newPage();
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-  });
+  const violations = policyViolations(page);
   const response = await page.goto(`${harness.relayUrl}/`);
   expect(response?.status()).toBe(200);
   expect(response?.headers()['content-security-policy']).toMatch(/default-src 'none'; script-src 'self'/);

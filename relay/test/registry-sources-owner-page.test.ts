@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../test/browser/support/chromium.js';
 import { pageTraces } from './support/page-traces.js';
+import { policyViolations } from './support/policy-violations.js';
 import { type RelayHarness, startRelayHarness } from './support/relay-harness.js';
 
 /**
@@ -31,10 +32,7 @@ afterAll(async () => {
 
 async function ownerPage(): Promise<{ page: Page; violations: string[] }> {
   const page = await browser.newPage();
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-  });
+  const violations = policyViolations(page);
   expect((await page.goto(`${harness.relayUrl}/`))?.status()).toBe(200);
   return { page, violations };
 }

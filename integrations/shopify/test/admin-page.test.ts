@@ -3,6 +3,7 @@ import { getJwt } from '@shopify/shopify-api/test-helpers';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APP_BRIDGE_URL } from '../../../relay/src/shopify-app/admin-page.js';
+import { policyViolations } from '../../../relay/test/support/policy-violations.js';
 import type { RelayHarness } from '../../../relay/test/support/relay-harness.js';
 import { startShopifyAppRelay } from '../../../relay/test/support/shopify-app-relay.js';
 import { CLIENT_ID, CLIENT_SECRET } from '../../../relay/test/support/shopify-oracle.js';
@@ -74,14 +75,6 @@ function launchUrl(): string {
   };
   const sorted = new URLSearchParams(Object.entries(parameters).sort(([a], [b]) => (a < b ? -1 : 1)));
   return `${RELAY}/shopify/app?${sorted}&hmac=${createHmac('sha256', CLIENT_SECRET).update(sorted.toString()).digest('hex')}`;
-}
-
-function policyViolations(page: Page): string[] {
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-  });
-  return violations;
 }
 
 describe('the embedded admin page in Chromium', () => {
