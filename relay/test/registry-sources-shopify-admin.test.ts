@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../test/browser/support/chromium.js';
 import { APP_BRIDGE_URL } from '../src/shopify-app/admin-page.js';
 import type { RelayHarness } from './support/relay-harness.js';
+import { routeToRelay } from './support/route-to-relay.js';
 import { startShopifyAppRelay } from './support/shopify-app-relay.js';
 import { CLIENT_ID, CLIENT_SECRET } from './support/shopify-oracle.js';
 
@@ -36,13 +37,7 @@ afterAll(async () => {
 
 async function adminPage(): Promise<Page> {
   context = await browser.newContext();
-  await context.route(`${RELAY}/**`, async (route) => {
-    try {
-      await route.fulfill({ response: await route.fetch({ url: route.request().url().replace(RELAY, relay.relayUrl) }) });
-    } catch {
-      // The test ended with the request under way.
-    }
-  });
+  await routeToRelay(context, RELAY, () => relay.relayUrl);
   await context.exposeBinding(
     'mintSessionToken',
     async () => (await getJwt('demo-shop', CLIENT_ID, CLIENT_SECRET, { jti: randomUUID() })).token,

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APP_BRIDGE_URL } from '../../../relay/src/shopify-app/admin-page.js';
 import { policyViolations } from '../../../relay/test/support/policy-violations.js';
 import type { RelayHarness } from '../../../relay/test/support/relay-harness.js';
+import { routeToRelay } from '../../../relay/test/support/route-to-relay.js';
 import { startShopifyAppRelay } from '../../../relay/test/support/shopify-app-relay.js';
 import { CLIENT_ID, CLIENT_SECRET } from '../../../relay/test/support/shopify-oracle.js';
 import { launchChromium } from '../../../test/browser/support/chromium.js';
@@ -39,14 +40,7 @@ afterEach(async () => {
 async function start(): Promise<Page> {
   relay = await startShopifyAppRelay();
   context = await browser.newContext();
-  await context.route(`${RELAY}/**`, async (route) => {
-    try {
-      const response = await route.fetch({ url: route.request().url().replace(RELAY, relay.relayUrl) });
-      await route.fulfill({ response });
-    } catch {
-      // The test ended with the request under way.
-    }
-  });
+  await routeToRelay(context, RELAY, () => relay.relayUrl);
   // App Bridge's stand-in: only the documented shopify.idToken(), answered by Node. Shopify does not
   // promise a new token per call, so from the second call on each token is handed out twice: the
   // save after a refused one finds its token spent, and the page must ask again (issue 31's replay).
