@@ -1,3 +1,5 @@
+import { pageParse, type TraceEvent } from './trace-events.js';
+
 /** The task in which a page's HTML parse began, as Chromium traced it. */
 export interface FirstParseTask {
   /** Wall-clock milliseconds: what Lantern multiplies by the CPU slowdown (4×) and counts in FCP. */
@@ -6,23 +8,13 @@ export interface FirstParseTask {
   cpu: number;
 }
 
-interface TraceEvent {
-  name: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { beginData?: { url?: string } };
-}
-
 /**
  * Reads the first parse task of `pageUrl` from a Lighthouse trace. Its wall time and its CPU time
  * part ways when the machine is busy: a renderer kept off the CPU looks slower to the simulation
  * than the page is. NaN for both when the trace has no such task.
  */
 export function firstParseTask(traceEvents: TraceEvent[], pageUrl: string): FirstParseTask {
-  const parse = traceEvents.find((event) => event.name === 'ParseHTML' && event.args?.beginData?.url === pageUrl);
+  const parse = pageParse(traceEvents, pageUrl);
   const task =
     parse &&
     traceEvents.find(

@@ -1,19 +1,11 @@
+import { pageParse, type TraceEvent } from './trace-events.js';
+
 /** Blocking time after a page's first contentful paint, counted from a trace two ways. */
 export interface BlockingTime {
   /** From each task's wall time, as Lantern reads it: what the machine's load adds is in it. */
   wall: number;
   /** From each task's CPU time: what the page's own work would block on a machine with nothing else to run. */
   cpu: number;
-}
-
-interface TraceEvent {
-  name: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { beginData?: { url?: string } };
 }
 
 /** Lighthouse's mobile CPU slowdown, by which the simulation multiplies every traced task. */
@@ -30,7 +22,7 @@ const LONG_TASK_MS = 50;
  * has no parse of `pageUrl` or no first contentful paint on its thread.
  */
 export function blockingTimeAfterFirstPaint(traceEvents: TraceEvent[], pageUrl: string): BlockingTime {
-  const parse = traceEvents.find((event) => event.name === 'ParseHTML' && event.args?.beginData?.url === pageUrl);
+  const parse = pageParse(traceEvents, pageUrl);
   const onPageThread = (event: TraceEvent) => parse !== undefined && event.pid === parse.pid && event.tid === parse.tid;
   const paint = traceEvents.find((event) => event.name === 'firstContentfulPaint' && onPageThread(event));
   if (!paint) return { wall: Number.NaN, cpu: Number.NaN };
