@@ -4,6 +4,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { shellEnvironment } from './support/shell-environment.js';
 
 /**
  * On a Node older than `engines`, `npm start`, `npm test` and `live-visitors-relay` stop at once
@@ -33,10 +34,9 @@ const older = olderNode();
 
 /** Runs a command with the older Node first on PATH, in a shell's environment; killed, with its group, if it does not stop. */
 function runUnder(node: string, command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const environment = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NODE_ENV' && !/^(VITEST|npm_)/i.test(key)));
   const child = spawn(command, args, {
     cwd: root,
-    env: { ...environment, PATH: `${dirname(node)}${delimiter}${process.env.PATH}` },
+    env: { ...shellEnvironment(), PATH: `${dirname(node)}${delimiter}${process.env.PATH}` },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

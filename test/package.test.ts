@@ -6,6 +6,7 @@ import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shellEnvironment } from './support/shell-environment.js';
 
 /**
  * The two published packages as `npm pack` makes them from a fresh checkout: the repository's
@@ -41,11 +42,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
 let checkout: string;
 const packed = {} as Record<PackageName, Packed>;
-
-/** The environment of a shell: no NODE_ENV=test, no Vitest, no npm settings from the `npm test` around this. */
-function shellEnvironment(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NODE_ENV' && !/^(VITEST|npm_)/i.test(key)));
-}
 
 /** npm prints the build's output first, on the same stream: the JSON is the array after it. */
 function packResult(stdout: string): PackResult {
