@@ -154,6 +154,9 @@ export default defineConfig({
     // gzip, with `modulePreload: false` too), and our dynamic imports are all lazy files of ours.
     lib: { entry: here('src/script-tag.ts'), formats: ['es'], fileName: () => 'live-visitors.js' },
     rolldownOptions: {
+      // Terser's second pass is most of the build's time by design (above), so rolldown's warning
+      // about slow plugins would print on every `npm start`, before the demo's address.
+      checks: { bundlerTimings: false },
       // The lazy files (experiments, placement) import what they share with the bundle from the
       // bundle, which the page has already run: 'exports-only' would split that shared code into
       // more files that every page then fetches before the bundle can run.

@@ -12,7 +12,7 @@ export default defineConfig({
   outDir: 'dist',
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node24',
   dts: true,
   external: ['srvx', /^cloudflare:/],
   outputOptions: {

@@ -11,7 +11,7 @@ import { DEMO, FREE, startTestServer, type TestServer } from './support/test-ser
 
 /**
  * The emulator's stand-ins, checked by the services' own official clients where one exists:
- * Google's `@google-analytics/data` (6, the newest major for Node 20) over its REST transport,
+ * Google's `@google-analytics/data` (7) over its REST transport,
  * whose protos encode the request and decode the answer, and Umami's `@umami/api-client`,
  * generated from Umami's OpenAPI description. What this proves: the stand-ins speak the shapes
  * those clients send and read. What it does not: that Google's or Umami's servers answer as the
@@ -95,9 +95,11 @@ describe("Google's @google-analytics/data client against the GA4 stand-in", () =
   });
 
   it('an unknown property is PERMISSION_DENIED (403), as Google answers it', async () => {
+    // The client names the answer's status by its gRPC code (7 is PERMISSION_DENIED) and keeps the HTTP status beside it.
     await expect((await client()).runRealtimeReport({ ...GA4_REQUEST, property: 'properties/999' })).rejects.toMatchObject({
-      code: 403,
-      message: expect.stringContaining('PERMISSION_DENIED'),
+      code: 7,
+      httpStatusCode: 403,
+      message: expect.stringContaining('sufficient permissions'),
     });
   });
 });

@@ -22,10 +22,11 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** Every parameter but hmac, sorted by name, form-encoded, joined with &, HMAC-SHA256 in hex. */
+/** Every parameter but hmac, sorted by name, percent-encoded (a space as %20), joined with &, HMAC-SHA256 in hex. */
 function signedLaunch(parameters: Record<string, string>, key = CLIENT_SECRET): URLSearchParams {
   const sorted = Object.entries(parameters).sort(([a], [b]) => (a < b ? -1 : 1));
-  const hmac = createHmac('sha256', key).update(new URLSearchParams(sorted).toString()).digest('hex');
+  const message = new URLSearchParams(sorted).toString().replaceAll('+', '%20');
+  const hmac = createHmac('sha256', key).update(message).digest('hex');
   return new URLSearchParams({ ...parameters, hmac });
 }
 

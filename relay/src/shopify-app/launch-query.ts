@@ -6,7 +6,7 @@ export type LaunchVerdict = { readonly signed: true; readonly shop: string } | {
 /**
  * Shopify's admin opens an embedded app at its `application_url` with `shop`, `host`, `id_token`,
  * `timestamp` (and `embedded`, `locale`, `session`) and an `hmac` of them: every parameter but
- * `hmac`, sorted by name, form-encoded and joined with `&`, signed HMAC-SHA256 (hex) with the
+ * `hmac`, sorted by name, percent-encoded and joined with `&`, signed HMAC-SHA256 (hex) with the
  * app's client secret. Only such a request, made within 90 s, gets the admin page.
  */
 export async function verifyLaunchQuery(query: URLSearchParams, secret: AppSecret, wallClockMs: number): Promise<LaunchVerdict> {
@@ -18,7 +18,9 @@ export async function verifyLaunchQuery(query: URLSearchParams, secret: AppSecre
     return refuse('Invalid admin request: a parameter appears more than once, and Shopify signs each once');
   }
   const signed = [...query].filter(([name]) => name !== 'hmac').sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  if (!(await secret.signed(signature, new URLSearchParams(signed).toString()))) {
+  // Shopify percent-encodes a space as %20 where URLSearchParams writes `+` (a literal `+` is %2B).
+  const message = new URLSearchParams(signed).toString().replaceAll('+', '%20');
+  if (!(await secret.signed(signature, message))) {
     return refuse("Invalid admin request: not signed with this app's client secret, or changed on the way");
   }
   const skew = signedTimeSkewSeconds(query.get('timestamp') ?? undefined, wallClockMs);

@@ -1,6 +1,6 @@
 /**
  * The relay on Node, started in code (what `npx live-visitors-relay --port 8788 --config relay.json`
- * does): `node server.ts` (Node 22.6 or later; `node --import tsx server.ts` before). relay.json
+ * does): `node server.ts` (Node strips the types itself). relay.json
  * holds the settings; LIVE_VISITORS_WEBSITES, a secret of the host, adds the websites and their tokens.
  */
 import { fileURLToPath } from 'node:url';

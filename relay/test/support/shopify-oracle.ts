@@ -2,7 +2,7 @@ import '@shopify/shopify-api/adapters/web-api';
 import { ApiVersion, LogSeverity, shopifyApi } from '@shopify/shopify-api';
 
 /**
- * Shopify's official library (`@shopify/shopify-api` 13, through its Web API adapter), the oracle
+ * Shopify's official library (`@shopify/shopify-api` 15, through its Web API adapter), the oracle
  * the app's checks are held to: what it signs is accepted, what it refuses is refused. It judges
  * time by `Date`, so tests that compare verdicts fake `Date` to the relay's wall clock.
  */
