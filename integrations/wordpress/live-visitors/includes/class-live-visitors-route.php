@@ -153,7 +153,7 @@ final class Live_Visitors_Route {
 	 * @param int $at_ms  When to ask again.
 	 * @param int $now_ms Now.
 	 */
-	private static function retry_after_seconds( int $at_ms, int $now_ms ): int {
+	public static function retry_after_seconds( int $at_ms, int $now_ms ): int {
 		return (int) min( Live_Visitors_Rules::RELAY_MAX_RETRY_AFTER_SECONDS, max( 1, ceil( ( $at_ms - $now_ms ) / 1000 ) ) );
 	}
 
@@ -211,7 +211,7 @@ final class Live_Visitors_Route {
 	 * @param string|null $header The If-None-Match header.
 	 * @param string      $etag   The answer's ETag.
 	 */
-	private static function matches_if_none_match( ?string $header, string $etag ): bool {
+	public static function matches_if_none_match( ?string $header, string $etag ): bool {
 		if ( null === $header ) {
 			return false;
 		}

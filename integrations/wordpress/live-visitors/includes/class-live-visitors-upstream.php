@@ -137,7 +137,7 @@ final class Live_Visitors_Upstream {
 	private static function status_failure( int $status, array $response, string $body, Live_Visitors_Redactor $redactor ): array {
 		$kind  = self::kind_for_status( $status );
 		$text  = self::service_words( $body, (string) wp_remote_retrieve_header( $response, 'content-type' ) );
-		$wait  = 'rate-limited' === $kind ? self::retry_after_ms( $response ) : null;
+		$wait  = 'rate-limited' === $kind ? self::retry_after_ms( (string) wp_remote_retrieve_header( $response, 'retry-after' ), (string) wp_remote_retrieve_header( $response, 'date' ), Live_Visitors_Relay::now_ms() ) : null;
 		$fixes = array(
 			'unauthorized' => ': check the API token in Settings → Live visitors',
 			'not-found'    => ': check the website ID in Settings → Live visitors',
@@ -163,10 +163,12 @@ final class Live_Visitors_Upstream {
 	 * `Retry-After` as delay-seconds or an HTTP date, in milliseconds, at most a day (the contract's
 	 * `parseRetryAfter`); null when absent or unreadable.
 	 *
-	 * @param array<string, mixed> $response The HTTP API's response.
+	 * @param string $retry_after The Retry-After header ('' when absent).
+	 * @param string $date        The answer's Date header ('' when absent).
+	 * @param int    $now_ms      Now, for a date without a Date header.
 	 */
-	private static function retry_after_ms( array $response ): ?int {
-		$value = trim( (string) wp_remote_retrieve_header( $response, 'retry-after' ) );
+	public static function retry_after_ms( string $retry_after, string $date, int $now_ms ): ?int {
+		$value      = trim( $retry_after );
 		$ceiling_ms = Live_Visitors_Rules::DAY_CEILING_MS;
 		if ( preg_match( '/^\d{1,9}$/', $value ) ) {
 			return min( (int) $value * 1000, $ceiling_ms );
@@ -174,9 +176,9 @@ final class Live_Visitors_Upstream {
 		if ( ! preg_match( '/^[A-Z][a-z]{2}, \d.* GMT$/', $value ) ) {
 			return null;
 		}
-		$at   = strtotime( $value );
-		$date = strtotime( (string) wp_remote_retrieve_header( $response, 'date' ) );
-		return false === $at ? null : min( max( 0, ( $at - ( false === $date ? time() : $date ) ) * 1000 ), $ceiling_ms );
+		$at          = strtotime( $value );
+		$server_date = strtotime( $date );
+		return false === $at ? null : min( max( 0, $at * 1000 - ( false === $server_date ? $now_ms : $server_date * 1000 ) ), $ceiling_ms );
 	}
 
 	/**
