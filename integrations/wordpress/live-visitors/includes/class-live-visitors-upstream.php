@@ -170,8 +170,9 @@ final class Live_Visitors_Upstream {
 	public static function retry_after_ms( string $retry_after, string $date, int $now_ms ): ?int {
 		$value      = trim( $retry_after );
 		$ceiling_ms = Live_Visitors_Rules::DAY_CEILING_MS;
-		if ( preg_match( '/^\d{1,9}$/', $value ) ) {
-			return min( (int) $value * 1000, $ceiling_ms );
+		if ( preg_match( '/^\d+$/', $value ) ) {
+			// As a float: delay-seconds of any length is a wait past a day, never an integer overflow.
+			return (int) min( (float) $value * 1000, $ceiling_ms );
 		}
 		if ( ! preg_match( '/^[A-Z][a-z]{2}, \d.* GMT$/', $value ) ) {
 			return null;
