@@ -174,12 +174,30 @@ final class Live_Visitors_Upstream {
 			// As a float: delay-seconds of any length is a wait past a day, never an integer overflow.
 			return (int) min( (float) $value * 1000, $ceiling_ms );
 		}
-		if ( ! preg_match( '/^[A-Z][a-z]{2}, \d.* GMT$/', $value ) ) {
+		$at = self::http_date_ms( $value );
+		return null === $at ? null : min( max( 0, $at - ( self::http_date_ms( $date ) ?? $now_ms ) ), $ceiling_ms );
+	}
+
+	/**
+	 * An HTTP date in the one form senders write, in milliseconds, or null (the contract's
+	 * `httpDate`): not `strtotime`, which reads "tomorrow" as a date and "Sun, 21 Oct" as the next Sunday.
+	 *
+	 * @param string $value A header's value.
+	 */
+	private static function http_date_ms( string $value ): ?int {
+		if ( ! preg_match( '/^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d\d) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d\d):(\d\d):(\d\d) GMT$/', $value, $m ) ) {
 			return null;
 		}
-		$at          = strtotime( $value );
-		$server_date = strtotime( $date );
-		return false === $at ? null : min( max( 0, $at * 1000 - ( false === $server_date ? $now_ms : $server_date * 1000 ) ), $ceiling_ms );
+		list( , $day, $month, $year, $hour, $minute, $second ) = $m;
+		if ( (int) $hour > 23 || (int) $minute > 59 || (int) $second > 60 ) {
+			return null;
+		}
+		$date = ( new DateTimeImmutable( '@0' ) )->setDate( (int) $year, intdiv( strpos( 'JanFebMarAprMayJunJulAugSepOctNovDec', $month ), 3 ) + 1, (int) $day );
+		// The 31st of February rolls over into March: no date.
+		if ( (int) $date->format( 'j' ) !== (int) $day ) {
+			return null;
+		}
+		return ( $date->getTimestamp() + ( (int) $hour * 60 + (int) $minute ) * 60 + (int) $second ) * 1000;
 	}
 
 	/**
