@@ -202,7 +202,7 @@ final class Live_Visitors_Upstream {
 
 	/**
 	 * The service's words in an error answer (the contract's `readServiceWords` in
-	 * src/contract/service-message.ts): JSON `{ error }` or `{ message }`, or a plain-text body;
+	 * src/contract/service-message.ts): JSON `{ error }`, `{ error: { message } }` or `{ message }`, or a plain-text body;
 	 * null when it says nothing. The whole body is read (it is capped at the body limit), so no cut
 	 * can leave half a token unrecognised.
 	 *
@@ -210,8 +210,10 @@ final class Live_Visitors_Upstream {
 	 * @param string $content_type Its Content-Type.
 	 */
 	public static function service_words( string $body, string $content_type ): ?string {
-		$json = json_decode( $body, true, 4 );
-		$said = is_array( $json ) ? ( $json['error'] ?? $json['message'] ?? null ) : null;
+		// No body within the size limit nests deeper than half its bytes.
+		$json  = json_decode( $body, true, Live_Visitors_Rules::MAX_UPSTREAM_BODY_BYTES );
+		$error = is_array( $json ) ? ( $json['error'] ?? null ) : null;
+		$said  = is_array( $error ) ? ( $error['message'] ?? null ) : ( $error ?? ( is_array( $json ) ? ( $json['message'] ?? null ) : null ) );
 		if ( is_string( $said ) ) {
 			return $said;
 		}
