@@ -201,12 +201,12 @@ final class Live_Visitors_Route {
 			'X-Content-Type-Options' => 'nosniff',
 			'Cache-Control'          => $directives,
 			'CDN-Cache-Control'      => $directives,
-			'Age'                    => (string) max( 0, intdiv( $age_ms, 1000 ) ),
+			'Age'                    => (string) min( Live_Visitors_Rules::MAX_AGE_SECONDS, max( 0, intdiv( $age_ms, 1000 ) ) ),
 		);
 	}
 
 	/**
-	 * RFC 9110 §13.1.2: weak comparison, a list, or `*`.
+	 * RFC 9110 §13.1.2: weak comparison, a list, or `*` (the Node relay's `matchesIfNoneMatch`).
 	 *
 	 * @param string|null $header The If-None-Match header.
 	 * @param string      $etag   The answer's ETag.
@@ -215,11 +215,12 @@ final class Live_Visitors_Route {
 		if ( null === $header ) {
 			return false;
 		}
-		$wanted = trim( $header );
+		// Only spaces and tabs are white space here (RFC 9110 §5.6.3).
+		$wanted = trim( $header, " \t" );
 		if ( '*' === $wanted ) {
 			return true;
 		}
-		$opaque = fn ( string $tag ): string => (string) preg_replace( '/^W\//', '', trim( $tag ) );
+		$opaque = fn ( string $tag ): string => (string) preg_replace( '/^W\//', '', trim( $tag, " \t" ) );
 		foreach ( array_slice( explode( ',', $wanted ), 0, 64 ) as $tag ) {
 			if ( $opaque( $tag ) === $opaque( $etag ) ) {
 				return true;
