@@ -7,6 +7,7 @@ import { Redactor } from '../../../relay/src/redaction.js';
 import { cacheControl, etagFor, freshnessHeaders, matchesIfNoneMatch, retryAfterHeader } from '../../../relay/src/responses.js';
 import { retryDelay } from '../../../src/contract/backoff.js';
 import { errorKindForStatus, type RealtimeErrorKind } from '../../../src/contract/errors.js';
+import { parseReport } from '../../../src/contract/report.js';
 import { parseRetryAfter } from '../../../src/contract/retry-after.js';
 import { readServiceWords } from '../../../src/contract/service-message.js';
 import { headerValue, holds } from '../../../test/support/properties.js';
@@ -41,6 +42,10 @@ const TYPESCRIPT: Record<string, (input: any) => unknown> = {
   etag: ({ body }) => etagFor(body),
   'if-none-match': ({ ifNoneMatch, etag }) => matchesIfNoneMatch(ifNoneMatch, etag),
   'service-words': ({ body, contentType }) => readServiceWords(body, contentType),
+  report: ({ body, websiteId }) => {
+    const report = parseReport(JSON.parse(body), websiteId);
+    return typeof report === 'string' ? report : null;
+  },
   'cache-headers': ({ interval, maxStale, ageMs }) => freshnessHeaders(ageMs, cacheControl({ interval, maxStale })),
   redaction: ({ secrets, text }) => {
     const redactor = new Redactor(secrets);

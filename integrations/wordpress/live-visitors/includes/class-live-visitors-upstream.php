@@ -67,7 +67,7 @@ final class Live_Visitors_Upstream {
 		}
 		return array(
 			'report' => array(
-				'currentVisitors' => $json['currentVisitors'],
+				'currentVisitors' => self::whole_number( $json['currentVisitors'] ),
 				'websiteId'       => $json['websiteId'],
 				'timestamp'       => $json['timestamp'],
 			),
@@ -75,14 +75,14 @@ final class Live_Visitors_Upstream {
 	}
 
 	/**
-	 * What is wrong with a parsed answer, or null for a report (the widget's `parseReport`).
+	 * What is wrong with a parsed answer, or null for a report (the contract's `parseReport`).
 	 *
 	 * @param array<mixed> $json       The decoded body.
 	 * @param string       $website_id The website asked for.
 	 */
 	public static function report_problem( array $json, string $website_id ): ?string {
-		$count = $json['currentVisitors'] ?? null;
-		if ( ! is_int( $count ) || $count < 0 || $count > self::MAX_SAFE_INTEGER ) {
+		$count = self::whole_number( $json['currentVisitors'] ?? null );
+		if ( null === $count || $count < 0 || $count > self::MAX_SAFE_INTEGER ) {
 			return 'currentVisitors is not a whole number ≥ 0';
 		}
 		if ( ( $json['websiteId'] ?? null ) !== $website_id ) {
@@ -93,6 +93,19 @@ final class Live_Visitors_Upstream {
 			return 'timestamp is not like 2026-01-31T12:00:00.000Z';
 		}
 		return null;
+	}
+
+	/**
+	 * A JSON number that is whole, as an integer: JSON has one kind of number, so `42.0` and `1e2`
+	 * are whole too (as `parseReport` reads them); null for anything else.
+	 *
+	 * @param mixed $value A decoded JSON value.
+	 */
+	private static function whole_number( $value ): ?int {
+		if ( is_float( $value ) && floor( $value ) === $value && abs( $value ) <= self::MAX_SAFE_INTEGER ) {
+			return (int) $value;
+		}
+		return is_int( $value ) ? $value : null;
 	}
 
 	/**
@@ -147,6 +160,11 @@ final class Live_Visitors_Upstream {
 		return self::failure( $kind, $status, $wait, "answered $status$fix", null === $text ? null : $redactor->words( $text ) );
 	}
 
+	/**
+	 * What an answer's status (not 2xx) means: the contract's `errorKindForStatus`.
+	 *
+	 * @param int $status The HTTP status.
+	 */
 	public static function kind_for_status( int $status ): string {
 		if ( 401 === $status || 403 === $status ) {
 			return 'unauthorized';

@@ -34,6 +34,7 @@ $live_visitors_runs = array(
 	'etag'             => fn ( array $c ) => Live_Visitors_Relay::etag_for( $c['body'] ),
 	'if-none-match'    => fn ( array $c ) => Live_Visitors_Route::matches_if_none_match( null === $c['ifNoneMatch'] ? null : live_visitors_header( $c['ifNoneMatch'] ), $c['etag'] ),
 	'service-words'    => fn ( array $c ) => Live_Visitors_Upstream::service_words( $c['body'], $c['contentType'] ?? '' ),
+	'report'           => fn ( array $c ) => Live_Visitors_Upstream::report_problem( json_decode( $c['body'], true, 512, JSON_THROW_ON_ERROR ), $c['websiteId'] ),
 	'cache-headers'    => fn ( array $c ) => array_diff_key(
 		Live_Visitors_Route::freshness_headers( array( 'interval' => $c['interval'], 'max_stale' => $c['maxStale'] ), $c['ageMs'] ),
 		// Sent with every answer, not a caching header.
