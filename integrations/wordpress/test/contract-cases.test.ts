@@ -175,6 +175,26 @@ describe('both relays agree on any input', () => {
     );
   });
 
+  it('on a service’s report', () => {
+    const digits = (length: number, max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(length, '0'));
+    const timestamp = fc
+      .tuple(digits(4, 10_000), digits(2, 13), digits(2, 32), digits(2, 25), digits(2, 60), digits(2, 60), digits(3, 999))
+      .map(([year, month, day, hour, minute, second, ms]) => `${year}-${month}-${day}T${hour}:${minute}:${second}.${ms}Z`);
+    const count = fc.oneof(
+      fc.integer({ min: -5, max: 1_000 }).map(String),
+      fc.constantFrom('0', '-0', '42.0', '1e2', '1.5', '9007199254740991', '9007199254740992', '1e400', '"5"', 'null', 'true'),
+    );
+    agree(
+      'report',
+      fc
+        .record({ count, websiteId: fc.constantFrom('bb-shop', 'BB-shop', 'other'), timestamp })
+        .map(({ count: visitors, websiteId, timestamp: at }) => ({
+          body: `{"currentVisitors":${visitors},"websiteId":"${websiteId}","timestamp":"${at}"}`,
+          websiteId: 'bb-shop',
+        })),
+    );
+  });
+
   it('on a token in a text, each character spelled as any encoder may', () => {
     const token = fc.stringMatching(/^[A-Za-z0-9\-._~+/]{12,40}=*$/);
     const hex = (character: string) => character.charCodeAt(0).toString(16).padStart(2, '0');
