@@ -3,7 +3,8 @@ import { INVISIBLE, printableWords, REDACTED } from '../../src/contract/service-
 /**
  * Every way a service (or a library's error) is known to hand a secret back: as it is, with its
  * slashes JSON-escaped (`\/`), URL-encoded (also with `~` as `%7E`, as PHP's and Java's encoders
- * write it, and twice over), in base64 or base64url at any of the three byte alignments it can sit
+ * write it, and twice over; `Redactor` also finds any other choice of bytes to encode), form-encoded
+ * (a space as `+`), in base64 or base64url at any of the three byte alignments it can sit
  * at inside a longer text, in hex, and in any letter case (matched case-insensitively).
  */
 export function secretForms(secret: string): string[] {
@@ -12,6 +13,8 @@ export function secretForms(secret: string): string[] {
   for (const variant of [secret, secret.toLowerCase(), secret.toUpperCase()]) {
     forms.add(variant);
     forms.add(variant.replaceAll('/', '\\/'));
+    // Form-encoded, a space is a `+`.
+    forms.add(variant.replaceAll(' ', '+'));
     for (const once of [encodeURIComponent(variant), encodeURIComponent(variant).replaceAll('~', '%7E')]) {
       forms.add(once);
       forms.add(encodeURIComponent(once));
@@ -63,12 +66,85 @@ export class Redactor {
   /** `text` without invisible characters or any form of a secret. */
   clean(text: string): string {
     const visible = text.replace(INVISIBLE, '');
-    return this.#pattern ? visible.replace(this.#pattern, REDACTED) : visible;
+    return this.#pattern ? redactDecoded(visible.replace(this.#pattern, REDACTED), this.#pattern) : visible;
   }
 
   /** Someone else's words (a service's error text) for a log line: cleaned, then `printableWords`. */
   words(text: string): string | null {
     return printableWords(this.clean(text));
+  }
+}
+
+/**
+ * `text` with `pattern`'s matches redacted in what it says once every percent-escape (`%XX`, or
+ * `%25XX` encoded twice) and JSON-escaped slash is read: encoders differ in what they encode
+ * (encodeURIComponent leaves `~`, Go's path escaping `+` and `=`, some encode every byte), so a
+ * secret is looked for in what the text spells, and the escapes that spell it are replaced. (One
+ * pattern of every way to spell each character would be hundreds of times slower to search.)
+ */
+function redactDecoded(text: string, pattern: RegExp): string {
+  if (!text.includes('%') && !text.includes('\\/')) return text;
+  const { decoded, starts } = decodeEscapes(text);
+  let redacted = '';
+  let done = 0;
+  for (const match of decoded.matchAll(pattern)) {
+    redacted += text.slice(done, starts[match.index]) + REDACTED;
+    done = starts[match.index + match[0].length]!;
+  }
+  return redacted + text.slice(done);
+}
+
+/** A percent-escape (its byte's hex) or a JSON-escaped slash. */
+const ESCAPE = /%(?:25)?([0-9a-f]{2})|\\\//gi;
+
+/**
+ * `text` read with its percent-escapes (UTF-8, as URLs carry it) and `\/` decoded, and where in
+ * `text` each of its UTF-16 units starts (`starts[decoded.length]` is `text.length`). Escapes of
+ * no whole character are left as they are.
+ */
+function decodeEscapes(text: string): { decoded: string; starts: number[] } {
+  const escapes = [...text.matchAll(ESCAPE)];
+  let decoded = '';
+  const starts: number[] = [];
+  const read = (spelled: string, start: number, step: number) => {
+    decoded += spelled;
+    for (let unit = 0; unit < spelled.length; unit++) starts.push(start + unit * step);
+  };
+  let done = 0;
+  for (let index = 0; index < escapes.length; ) {
+    const first = escapes[index]!;
+    read(text.slice(done, first.index), done, 1);
+    // The bytes of escapes that follow one another: a character beyond ASCII takes up to four.
+    const bytes: number[] = [];
+    for (
+      let next = index, at = first.index;
+      escapes[next]?.index === at && escapes[next]![1] && bytes.length < 4;
+      at += escapes[next++]![0].length
+    ) {
+      bytes.push(Number.parseInt(escapes[next]![1]!, 16));
+    }
+    const character = firstCharacter(bytes);
+    if (character) read(character, first.index, 0);
+    else read(first[1] ? first[0] : '/', first.index, first[1] ? 1 : 0);
+    index += character ? utf8(character).length : 1;
+    const last = escapes[index - 1]!;
+    done = last.index + last[0].length;
+  }
+  read(text.slice(done), done, 1);
+  starts.push(text.length);
+  return { decoded, starts };
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The character that `bytes` begin with, if they begin with a whole one. */
+function firstCharacter(bytes: readonly number[]): string | undefined {
+  if (bytes.length === 0) return undefined;
+  const length = bytes[0]! < 0x80 ? 1 : bytes[0]! >= 0xf0 ? 4 : bytes[0]! >= 0xe0 ? 3 : 2;
+  try {
+    return STRICT_UTF8.decode(new Uint8Array(bytes.slice(0, length)));
+  } catch {
+    return undefined;
   }
 }
 

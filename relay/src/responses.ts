@@ -160,9 +160,11 @@ export async function etagFor(body: string): Promise<string> {
  */
 export function matchesIfNoneMatch(header: string | null, etag: string): boolean {
   if (header === null) return false;
-  const wanted = header.trim();
+  // Only spaces and tabs are white space here (RFC 9110 §5.6.3), not a no-break space as `trim` would have it.
+  const withoutSpaces = (text: string) => text.replace(/^[ \t]+|[ \t]+$/g, '');
+  const wanted = withoutSpaces(header);
   if (wanted === '*') return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  const opaque = (tag: string) => withoutSpaces(tag).replace(/^W\//, '');
   // Bounded: a header of thousands of tags is someone else's problem, not a reason to loop long.
   return wanted.split(',', 64).some((tag) => opaque(tag) === opaque(etag));
 }

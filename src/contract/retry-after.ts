@@ -13,15 +13,30 @@ export function retryAfterDelay(headers: Headers): number | null {
 export function parseRetryAfter(headers: Headers, now: number): number | null {
   const delay = retryAfterDelay(headers);
   if (delay !== null) return delay;
-  const value = headers.get('retry-after')?.trim();
-  if (!value) return null;
-  // Only an HTTP date ("Wed, 21 Oct 2026 07:28:00 GMT"): Date.parse also reads "-5 GMT" as a date.
-  const at = /^[A-Z][a-z]{2}, \d.* GMT$/.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(at)) return null;
-  const serverNow = Date.parse(headers.get('date') ?? '');
-  const wait = at - (Number.isNaN(serverNow) ? now : serverNow);
+  const at = httpDate(headers.get('retry-after')?.trim());
+  if (at === null) return null;
+  const wait = at - (httpDate(headers.get('date')) ?? now);
   // A clock that reads NaN cannot date a wait: no wait, rather than NaN for every caller to trip on.
   return Number.isNaN(wait) ? null : Math.min(Math.max(0, wait), rules.dayCeilingMs);
+}
+
+const IMF_FIXDATE =
+  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d\d) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d\d):(\d\d):(\d\d) GMT$/;
+const MONTHS = 'JanFebMarAprMayJunJulAugSepOctNovDec';
+
+/**
+ * An HTTP date in the one form senders write (RFC 9110 §5.6.7: "Wed, 21 Oct 2026 07:28:00 GMT", a
+ * leap second allowed, the day name not checked), in ms; null for anything else. Not `Date.parse`,
+ * which reads "-5 GMT" or "1" as dates in 2001 and differs between engines (and from PHP's).
+ */
+function httpDate(value: string | null | undefined): number | null {
+  const [, day, month, year, hour, minute, second] = IMF_FIXDATE.exec(value ?? '') ?? [];
+  if (!day || !month || !year || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 60) return null;
+  const date = new Date(0);
+  date.setUTCFullYear(Number(year), MONTHS.indexOf(month) / 3, Number(day));
+  // The 31st of February rolls over into March: no date.
+  if (date.getUTCDate() !== Number(day)) return null;
+  return date.getTime() + ((Number(hour) * 60 + Number(minute)) * 60 + Number(second)) * 1000;
 }
 
 /**

@@ -10,10 +10,12 @@ declare(strict_types=1);
 defined( 'ABSPATH' ) || exit;
 
 /**
- * The Node relay's `Redactor` (`relay/src/redaction.ts`) in PHP: the token as it is, in any letter
- * case, percent-encoded by any encoder (upper- or lower-case hex, `~` as `%7E`, every byte, twice),
- * with `/` JSON-escaped as `\/`, in base64 or base64url at each of the three byte alignments it can
- * sit at inside a longer encoded value (`Bearer <token>`), and in hex.
+ * The Node relay's `Redactor` (`relay/src/redaction.ts`) in PHP, held to the same cases
+ * (`src/contract/cases/redaction.json`): the token as it is, in any letter case, percent-encoded by
+ * any encoder (any of its bytes, upper- or lower-case hex, once or twice), with `/` JSON-escaped as
+ * `\/`, form-encoded (a space as `+`), in base64 or base64url at each of the three byte alignments
+ * it can sit at inside a longer encoded value (`Bearer <token>`), and in hex. Its one pattern spells
+ * each character every way; the Node relay, which knows many secrets, decodes the text instead.
  */
 final class Live_Visitors_Redactor {
 
@@ -28,7 +30,10 @@ final class Live_Visitors_Redactor {
 	 */
 	public function __construct( array $secrets ) {
 		$alternatives = array();
-		foreach ( array_filter( $secrets, fn ( $secret ) => is_string( $secret ) && '' !== $secret ) as $secret ) {
+		$known        = array_map( fn ( string $secret ): string => mb_scrub( $secret, 'UTF-8' ), array_filter( $secrets, fn ( $secret ) => is_string( $secret ) && '' !== $secret ) );
+		// Longest first, so a secret inside another goes whole.
+		usort( $known, fn ( string $a, string $b ): int => strlen( $b ) - strlen( $a ) );
+		foreach ( $known as $secret ) {
 			$alternatives[] = self::spelled_any_way( $secret );
 			$encoded        = self::encoded_forms( $secret );
 			usort( $encoded, fn ( string $a, string $b ): int => strlen( $b ) - strlen( $a ) );
@@ -36,7 +41,7 @@ final class Live_Visitors_Redactor {
 				$alternatives[] = preg_quote( $form, '/' );
 			}
 		}
-		$this->pattern = array() === $alternatives ? null : '/' . implode( '|', array_unique( $alternatives ) ) . '/i';
+		$this->pattern = array() === $alternatives ? null : '/' . implode( '|', array_unique( $alternatives ) ) . '/iu';
 	}
 
 	/** A redactor of the plugin's token. */
@@ -65,8 +70,9 @@ final class Live_Visitors_Redactor {
 	public function words( string $text ): ?string {
 		$safe = $this->clean( $text );
 		$safe = str_replace( array( '"', '\\', '`' ), "'", $safe );
-		$safe = (string) preg_replace( '/[^\x20-\x7e]+/', '?', $safe );
-		$safe = trim( (string) preg_replace( '/\s+/', ' ', $safe ) );
+		// White space of any kind (a no-break space too) folded before the rest beyond ASCII is made `?`.
+		$safe = (string) preg_replace( '/[\s\p{Zs}]+/u', ' ', $safe );
+		$safe = trim( (string) preg_replace( '/[^\x20-\x7e]+/', '?', $safe ) );
 		if ( '' === $safe ) {
 			return null;
 		}
@@ -75,19 +81,27 @@ final class Live_Visitors_Redactor {
 	}
 
 	/**
-	 * The secret with each byte as itself, percent-encoded (once or twice, any hex case under the
-	 * pattern's `i`) or, for `/`, JSON-escaped: every URL encoder's output and every letter case.
+	 * The secret with each character as it is or URL-encoded, whichever an encoder chose: each of
+	 * its UTF-8 bytes (of its lower- or upper-case form too) as `%XX` or, encoded twice, `%25XX`
+	 * (any hex case, under the pattern's `i`); a `/` also JSON-escaped, a space also form-encoded as `+`.
 	 *
-	 * @param string $secret The secret.
+	 * @param string $secret The secret, valid UTF-8.
 	 */
 	private static function spelled_any_way( string $secret ): string {
-		$pattern = '';
-		foreach ( str_split( $secret ) as $byte ) {
-			$ways = array( preg_quote( $byte, '/' ), '%(?:25)?' . bin2hex( $byte ) );
-			if ( '/' === $byte ) {
-				$ways[] = '\\\\\\/';
+		$percent_encoded = fn ( string $text ): string => implode( '', array_map( fn ( string $byte ): string => '%(?:25)?' . bin2hex( $byte ), str_split( $text ) ) );
+		$pattern         = '';
+		foreach ( mb_str_split( $secret ) as $character ) {
+			$ways = array( preg_quote( $character, '/' ) );
+			foreach ( array( $character, mb_strtolower( $character ), mb_strtoupper( $character ) ) as $variant ) {
+				$ways[] = $percent_encoded( $variant );
 			}
-			$pattern .= '(?:' . implode( '|', $ways ) . ')';
+			if ( '/' === $character ) {
+				$ways[] = '\\\\\/';
+			}
+			if ( ' ' === $character ) {
+				$ways[] = '\\+';
+			}
+			$pattern .= '(?:' . implode( '|', array_unique( $ways ) ) . ')';
 		}
 		return $pattern;
 	}
@@ -102,7 +116,7 @@ final class Live_Visitors_Redactor {
 	 */
 	private static function encoded_forms( string $secret ): array {
 		$forms = array();
-		foreach ( array_unique( array( $secret, strtolower( $secret ), strtoupper( $secret ) ) ) as $variant ) {
+		foreach ( array_unique( array( $secret, mb_strtolower( $secret ), mb_strtoupper( $secret ) ) ) as $variant ) {
 			$forms[] = bin2hex( $variant );
 			foreach ( array( 0, 1, 2 ) as $offset ) {
 				$encoded = base64_encode( str_repeat( "\0", $offset ) . $variant );

@@ -132,8 +132,7 @@ final class Live_Visitors_Relay {
 			return array(
 				'answer'             => array(
 					'body'          => $body,
-					// The Node relay's ETag: the first 64 bits of the body's SHA-256.
-					'etag'          => '"' . substr( hash( 'sha256', $body ), 0, 16 ) . '"',
+					'etag'          => self::etag_for( $body ),
 					'fetched_at_ms' => $now_ms,
 				),
 				'failures'           => 0,
@@ -144,7 +143,9 @@ final class Live_Visitors_Relay {
 		}
 		$failure  = $result['failure'];
 		$failures = $previous['failures'] + 1;
-		$wait_ms  = $this->retry_delay( $failure['kind'], $failure['retry_after_ms'], $failures );
+		// In [0, 1), as the contract's back-off takes it.
+		$random   = random_int( 0, PHP_INT_MAX - 1 ) / PHP_INT_MAX;
+		$wait_ms  = self::retry_delay( $failure['kind'], $failure['retry_after_ms'], $failures, $this->interval_ms(), $random );
 		$answer   = $previous['answer'];
 		$fallback = null !== $answer && $now_ms - $answer['fetched_at_ms'] < $this->max_stale_ms()
 			? sprintf( 'serving the answer from %d s ago', self::seconds( $now_ms - $answer['fetched_at_ms'] ) )
@@ -168,17 +169,26 @@ final class Live_Visitors_Relay {
 	}
 
 	/**
-	 * The contract's back-off (`src/contract/backoff.ts`): never sooner than the interval; 2, 4, 8…
-	 * intervals with jitter that only shortens, capped; a 429's wait honoured, with a little spread.
+	 * The Node relay's ETag (`etagFor` in `relay/src/responses.ts`): strong, the first 64 bits of the body's SHA-256.
+	 *
+	 * @param string $body The answer's body.
+	 */
+	public static function etag_for( string $body ): string {
+		return '"' . substr( hash( 'sha256', $body ), 0, 16 ) . '"';
+	}
+
+	/**
+	 * The contract's back-off (`retryDelay` in `src/contract/backoff.ts`): never sooner than the
+	 * interval; 2, 4, 8… intervals with jitter that only shortens, capped; a 429's wait honoured,
+	 * with a little spread.
 	 *
 	 * @param string   $kind           The failure's kind.
 	 * @param int|null $retry_after_ms What the service asked for.
 	 * @param int      $failures       Failures in a row, this one included.
+	 * @param int      $interval_ms    The interval.
+	 * @param float    $random         In [0, 1): where the jitter falls.
 	 */
-	private function retry_delay( string $kind, ?int $retry_after_ms, int $failures ): int {
-		$interval_ms = $this->interval_ms();
-		// In [0, 1), as the contract's back-off takes it.
-		$random      = random_int( 0, PHP_INT_MAX - 1 ) / PHP_INT_MAX;
+	public static function retry_delay( string $kind, ?int $retry_after_ms, int $failures, int $interval_ms, float $random ): int {
 		if ( 'rate-limited' === $kind ) {
 			$asked   = $retry_after_ms ?? Live_Visitors_Rules::DEFAULT_RATE_LIMIT_WAIT_MS;
 			$ceiling = max( Live_Visitors_Rules::MAX_RATE_LIMIT_WAIT_MS, $interval_ms );

@@ -153,7 +153,7 @@ final class Live_Visitors_Route {
 	 * @param int $at_ms  When to ask again.
 	 * @param int $now_ms Now.
 	 */
-	private static function retry_after_seconds( int $at_ms, int $now_ms ): int {
+	public static function retry_after_seconds( int $at_ms, int $now_ms ): int {
 		return (int) min( Live_Visitors_Rules::RELAY_MAX_RETRY_AFTER_SECONDS, max( 1, ceil( ( $at_ms - $now_ms ) / 1000 ) ) );
 	}
 
@@ -201,25 +201,26 @@ final class Live_Visitors_Route {
 			'X-Content-Type-Options' => 'nosniff',
 			'Cache-Control'          => $directives,
 			'CDN-Cache-Control'      => $directives,
-			'Age'                    => (string) max( 0, intdiv( $age_ms, 1000 ) ),
+			'Age'                    => (string) min( Live_Visitors_Rules::MAX_AGE_SECONDS, max( 0, intdiv( $age_ms, 1000 ) ) ),
 		);
 	}
 
 	/**
-	 * RFC 9110 §13.1.2: weak comparison, a list, or `*`.
+	 * RFC 9110 §13.1.2: weak comparison, a list, or `*` (the Node relay's `matchesIfNoneMatch`).
 	 *
 	 * @param string|null $header The If-None-Match header.
 	 * @param string      $etag   The answer's ETag.
 	 */
-	private static function matches_if_none_match( ?string $header, string $etag ): bool {
+	public static function matches_if_none_match( ?string $header, string $etag ): bool {
 		if ( null === $header ) {
 			return false;
 		}
-		$wanted = trim( $header );
+		// Only spaces and tabs are white space here (RFC 9110 §5.6.3).
+		$wanted = trim( $header, " \t" );
 		if ( '*' === $wanted ) {
 			return true;
 		}
-		$opaque = fn ( string $tag ): string => (string) preg_replace( '/^W\//', '', trim( $tag ) );
+		$opaque = fn ( string $tag ): string => (string) preg_replace( '/^W\//', '', trim( $tag, " \t" ) );
 		foreach ( array_slice( explode( ',', $wanted ), 0, 64 ) as $tag ) {
 			if ( $opaque( $tag ) === $opaque( $etag ) ) {
 				return true;

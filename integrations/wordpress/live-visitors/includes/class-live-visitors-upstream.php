@@ -67,7 +67,7 @@ final class Live_Visitors_Upstream {
 		}
 		return array(
 			'report' => array(
-				'currentVisitors' => $json['currentVisitors'],
+				'currentVisitors' => self::whole_number( $json['currentVisitors'] ),
 				'websiteId'       => $json['websiteId'],
 				'timestamp'       => $json['timestamp'],
 			),
@@ -75,14 +75,14 @@ final class Live_Visitors_Upstream {
 	}
 
 	/**
-	 * What is wrong with a parsed answer, or null for a report (the widget's `parseReport`).
+	 * What is wrong with a parsed answer, or null for a report (the contract's `parseReport`).
 	 *
 	 * @param array<mixed> $json       The decoded body.
 	 * @param string       $website_id The website asked for.
 	 */
 	public static function report_problem( array $json, string $website_id ): ?string {
-		$count = $json['currentVisitors'] ?? null;
-		if ( ! is_int( $count ) || $count < 0 || $count > self::MAX_SAFE_INTEGER ) {
+		$count = self::whole_number( $json['currentVisitors'] ?? null );
+		if ( null === $count || $count < 0 || $count > self::MAX_SAFE_INTEGER ) {
 			return 'currentVisitors is not a whole number ≥ 0';
 		}
 		if ( ( $json['websiteId'] ?? null ) !== $website_id ) {
@@ -93,6 +93,19 @@ final class Live_Visitors_Upstream {
 			return 'timestamp is not like 2026-01-31T12:00:00.000Z';
 		}
 		return null;
+	}
+
+	/**
+	 * A JSON number that is whole, as an integer: JSON has one kind of number, so `42.0` and `1e2`
+	 * are whole too (as `parseReport` reads them); null for anything else.
+	 *
+	 * @param mixed $value A decoded JSON value.
+	 */
+	private static function whole_number( $value ): ?int {
+		if ( is_float( $value ) && floor( $value ) === $value && abs( $value ) <= self::MAX_SAFE_INTEGER ) {
+			return (int) $value;
+		}
+		return is_int( $value ) ? $value : null;
 	}
 
 	/**
@@ -137,7 +150,7 @@ final class Live_Visitors_Upstream {
 	private static function status_failure( int $status, array $response, string $body, Live_Visitors_Redactor $redactor ): array {
 		$kind  = self::kind_for_status( $status );
 		$text  = self::service_words( $body, (string) wp_remote_retrieve_header( $response, 'content-type' ) );
-		$wait  = 'rate-limited' === $kind ? self::retry_after_ms( $response ) : null;
+		$wait  = 'rate-limited' === $kind ? self::retry_after_ms( (string) wp_remote_retrieve_header( $response, 'retry-after' ), (string) wp_remote_retrieve_header( $response, 'date' ), Live_Visitors_Relay::now_ms() ) : null;
 		$fixes = array(
 			'unauthorized' => ': check the API token in Settings → Live visitors',
 			'not-found'    => ': check the website ID in Settings → Live visitors',
@@ -147,6 +160,11 @@ final class Live_Visitors_Upstream {
 		return self::failure( $kind, $status, $wait, "answered $status$fix", null === $text ? null : $redactor->words( $text ) );
 	}
 
+	/**
+	 * What an answer's status (not 2xx) means: the contract's `errorKindForStatus`.
+	 *
+	 * @param int $status The HTTP status.
+	 */
 	public static function kind_for_status( int $status ): string {
 		if ( 401 === $status || 403 === $status ) {
 			return 'unauthorized';
@@ -163,25 +181,46 @@ final class Live_Visitors_Upstream {
 	 * `Retry-After` as delay-seconds or an HTTP date, in milliseconds, at most a day (the contract's
 	 * `parseRetryAfter`); null when absent or unreadable.
 	 *
-	 * @param array<string, mixed> $response The HTTP API's response.
+	 * @param string $retry_after The Retry-After header ('' when absent).
+	 * @param string $date        The answer's Date header ('' when absent).
+	 * @param int    $now_ms      Now, for a date without a Date header.
 	 */
-	private static function retry_after_ms( array $response ): ?int {
-		$value = trim( (string) wp_remote_retrieve_header( $response, 'retry-after' ) );
+	public static function retry_after_ms( string $retry_after, string $date, int $now_ms ): ?int {
+		$value      = trim( $retry_after );
 		$ceiling_ms = Live_Visitors_Rules::DAY_CEILING_MS;
-		if ( preg_match( '/^\d{1,9}$/', $value ) ) {
-			return min( (int) $value * 1000, $ceiling_ms );
+		if ( preg_match( '/^\d+$/', $value ) ) {
+			// As a float: delay-seconds of any length is a wait past a day, never an integer overflow.
+			return (int) min( (float) $value * 1000, $ceiling_ms );
 		}
-		if ( ! preg_match( '/^[A-Z][a-z]{2}, \d.* GMT$/', $value ) ) {
+		$at = self::http_date_ms( $value );
+		return null === $at ? null : min( max( 0, $at - ( self::http_date_ms( $date ) ?? $now_ms ) ), $ceiling_ms );
+	}
+
+	/**
+	 * An HTTP date in the one form senders write, in milliseconds, or null (the contract's
+	 * `httpDate`): not `strtotime`, which reads "tomorrow" as a date and "Sun, 21 Oct" as the next Sunday.
+	 *
+	 * @param string $value A header's value.
+	 */
+	private static function http_date_ms( string $value ): ?int {
+		if ( ! preg_match( '/^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d\d) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d\d):(\d\d):(\d\d) GMT$/', $value, $m ) ) {
 			return null;
 		}
-		$at   = strtotime( $value );
-		$date = strtotime( (string) wp_remote_retrieve_header( $response, 'date' ) );
-		return false === $at ? null : min( max( 0, ( $at - ( false === $date ? time() : $date ) ) * 1000 ), $ceiling_ms );
+		list( , $day, $month, $year, $hour, $minute, $second ) = $m;
+		if ( (int) $hour > 23 || (int) $minute > 59 || (int) $second > 60 ) {
+			return null;
+		}
+		$date = ( new DateTimeImmutable( '@0' ) )->setDate( (int) $year, intdiv( strpos( 'JanFebMarAprMayJunJulAugSepOctNovDec', $month ), 3 ) + 1, (int) $day );
+		// The 31st of February rolls over into March: no date.
+		if ( (int) $date->format( 'j' ) !== (int) $day ) {
+			return null;
+		}
+		return ( $date->getTimestamp() + ( (int) $hour * 60 + (int) $minute ) * 60 + (int) $second ) * 1000;
 	}
 
 	/**
 	 * The service's words in an error answer (the contract's `readServiceWords` in
-	 * src/contract/service-message.ts): JSON `{ error }` or `{ message }`, or a plain-text body;
+	 * src/contract/service-message.ts): JSON `{ error }`, `{ error: { message } }` or `{ message }`, or a plain-text body;
 	 * null when it says nothing. The whole body is read (it is capped at the body limit), so no cut
 	 * can leave half a token unrecognised.
 	 *
@@ -189,8 +228,10 @@ final class Live_Visitors_Upstream {
 	 * @param string $content_type Its Content-Type.
 	 */
 	public static function service_words( string $body, string $content_type ): ?string {
-		$json = json_decode( $body, true, 4 );
-		$said = is_array( $json ) ? ( $json['error'] ?? $json['message'] ?? null ) : null;
+		// No body within the size limit nests deeper than half its bytes.
+		$json  = json_decode( $body, true, Live_Visitors_Rules::MAX_UPSTREAM_BODY_BYTES );
+		$error = is_array( $json ) ? ( $json['error'] ?? null ) : null;
+		$said  = is_array( $error ) ? ( $error['message'] ?? null ) : ( $error ?? ( is_array( $json ) ? ( $json['message'] ?? null ) : null ) );
 		if ( is_string( $said ) ) {
 			return $said;
 		}
