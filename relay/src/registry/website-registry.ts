@@ -194,7 +194,8 @@ export class WebsiteRegistry implements Registrations {
       const stored = await this.#storedRecord(websiteId);
       if (stored === 'down') return storeDown();
       if (stored === null || stored.shop !== shop) {
-        this.#index.forget(websiteId);
+        // Gone, or bound to another shop since: nothing of this shop's is left to remove.
+        if (stored === null) this.#index.forget(websiteId);
         return { outcome: 'removed' };
       }
       const removed = await this.#removeRecord(stored);
