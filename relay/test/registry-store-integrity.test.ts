@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type LoopbackServer, serveOnLoopback } from '../../test/browser/support/loopback-server.js';
 import { launchCommand } from '../../test/support/command-process.js';
 import { eventually } from '../../test/support/network.js';
@@ -130,9 +130,11 @@ async function writeConfig(label: string, backend: Backend, encryptionKeys: read
   return path;
 }
 
+/** Relay processes for one test, stopped when it ends (each is a Node process on a shared machine). */
 async function startFleet(configPath: string, count: number): Promise<RelayInstance[]> {
   const fleet = await Promise.all(Array.from({ length: count }, () => startInstance(configPath)));
   started.push(...fleet);
+  onTestFinished(() => Promise.all(fleet.map(stopInstance)).then(() => undefined));
   return fleet;
 }
 
