@@ -8,8 +8,9 @@ export const ROTATE_KEYS_USAGE = `Usage: live-visitors-relay rotate-keys --confi
 
   Re-encrypts every registered website's token under the first key of encryptionKeys
   (or LIVE_VISITORS_ENCRYPTION_KEYS), in the store the config names (Redis, or
-  registrationsFile). Afterwards the older keys can be removed from the config.
-  Safe to run while relays serve, and to run twice.`;
+  registrationsFile), and seals records written before issue 35 whole. Afterwards the
+  older keys can be removed from the config. Safe to run while relays serve (a
+  registration changed meanwhile keeps that change), and to run twice.`;
 
 /** `live-visitors-relay rotate-keys --config <file>`: 0 done, 2 a bad command line or config, 1 the store failed. */
 export async function runRotateKeys(argv: readonly string[], io: Pick<CommandIo, 'stdout' | 'stderr' | 'env'>): Promise<number> {
@@ -28,6 +29,11 @@ export async function runRotateKeys(argv: readonly string[], io: Pick<CommandIo,
       const report = await rotateKeys(config, store);
       const keyId = config.encryptionKeys[0]!.split(':')[0];
       io.stdout(`Re-encrypted ${report.reencrypted} registration(s) under key "${keyId}"; ${report.current} already were.\n`);
+      if (report.changed.length > 0) {
+        io.stdout(
+          `${report.changed.length} registration(s) were replaced or removed while this ran and were left as that made them; run it again to re-encrypt any written under an older key: ${report.changed.join(', ')}\n`,
+        );
+      }
       if (report.unreadable.length > 0) {
         io.stderr(
           `warning: ${report.unreadable.length} registration(s) no key decrypts, left as they were (their owners must register again): ${report.unreadable.join(', ')}\n`,

@@ -264,11 +264,14 @@ describe('a record that does not decrypt', () => {
     const record = (await store.get(OWNED.id)) as Record<string, unknown> & { token: Record<string, string> };
     // Tampered: one character of the ciphertext changed.
     const sealed = record.token.sealed!;
-    await store.put({
-      ...record,
-      savedAtMs: 1,
-      token: { ...record.token, sealed: `${sealed[0] === 'A' ? 'B' : 'A'}${sealed.slice(1)}` },
-    } as never);
+    await store.put(
+      {
+        ...record,
+        savedAtMs: 1,
+        token: { ...record.token, sealed: `${sealed[0] === 'A' ? 'B' : 'A'}${sealed.slice(1)}` },
+      } as never,
+      record as never,
+    );
     harness.clock.advance(10_000);
     await harness.get(`?websiteId=${OWNED.id}`);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -72,12 +72,12 @@ describe('TokenCipher', () => {
     const cipher = new TokenCipher(config.encryptionKeys);
     await holds(
       fc.asyncProperty(anId, anId, aToken, async (websiteId, other, token) => {
-        const first = await cipher.seal(websiteId, token);
-        const second = await cipher.seal(websiteId, token);
+        const first = await cipher.sealText(websiteId, token);
+        const second = await cipher.sealText(websiteId, token);
         expect(first.keyId).toBe('a');
         expect(first.iv).not.toBe(second.iv);
-        expect(await cipher.open(websiteId, first)).toBe(token);
-        if (other !== websiteId) await expect(cipher.open(other, first)).rejects.toBeInstanceOf(UnreadableToken);
+        expect(await cipher.openText(websiteId, first)).toBe(token);
+        if (other !== websiteId) await expect(cipher.openText(other, first)).rejects.toBeInstanceOf(UnreadableToken);
       }),
       200,
     );
@@ -85,7 +85,7 @@ describe('TokenCipher', () => {
 
   it('refuses a record that was changed anywhere, or whose key is gone, with UnreadableToken and none of its bytes', async () => {
     const cipher = new TokenCipher(config.encryptionKeys);
-    const sealed = await cipher.seal('site', 'tok-SECRET-1234');
+    const sealed = await cipher.sealText('site', 'tok-SECRET-1234');
     await holds(
       fc.asyncProperty(
         fc.constantFrom('iv', 'sealed') as fc.Arbitrary<'iv' | 'sealed'>,
@@ -97,7 +97,7 @@ describe('TokenCipher', () => {
           const changed = `${value.slice(0, index)}${text}${value.slice(index + text.length)}`;
           // Base64 can spell the same bytes twice (the unused bits of its last character): only a change of the bytes counts.
           if (changed === value || decodesTo(changed) === decodesTo(value)) return;
-          const error = await cipher.open('site', { ...sealed, [field]: changed }).catch((thrown: unknown) => thrown);
+          const error = await cipher.openText('site', { ...sealed, [field]: changed }).catch((thrown: unknown) => thrown);
           expect(error).toBeInstanceOf(UnreadableToken);
           expect((error as Error).message).not.toContain(value);
         },
@@ -105,10 +105,10 @@ describe('TokenCipher', () => {
       300,
     );
     const withoutA = new TokenCipher([KEY_B]);
-    await expect(withoutA.open('site', sealed)).rejects.toThrow(/key "a" is not in encryptionKeys/);
+    await expect(withoutA.openText('site', sealed)).rejects.toThrow(/key "a" is not in encryptionKeys/);
     // The second key still decrypts what the first one did not write, and the first encrypts.
-    const underB = await withoutA.seal('site', 'tok-SECRET-1234');
-    expect(await cipher.open('site', underB)).toBe('tok-SECRET-1234');
+    const underB = await withoutA.sealText('site', 'tok-SECRET-1234');
+    expect(await cipher.openText('site', underB)).toBe('tok-SECRET-1234');
   });
 });
 

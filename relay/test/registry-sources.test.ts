@@ -172,7 +172,7 @@ describe('a source registration under a rotated key', () => {
     >;
     for (const kind of ['umami', 'ga4'] as const) expect((await put(first, `rotated-${kind}`, { source: sources[kind] })).status).toBe(201);
 
-    expect(await rotateKeys({ encryptionKeys: [NEW, OLD] }, store)).toEqual({ reencrypted: 2, current: 0, unreadable: [] });
+    expect(await rotateKeys({ encryptionKeys: [NEW, OLD] }, store)).toEqual({ reencrypted: 2, current: 0, unreadable: [], changed: [] });
     // Only the new key from now on: the records read under it alone.
     current = await startRelayHarness({ config: { selfServe: true, encryptionKeys: [NEW] }, relay: { registrationStore: store } });
     for (const kind of ['umami', 'ga4'] as const) {

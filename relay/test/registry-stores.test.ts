@@ -199,7 +199,7 @@ describe('key rotation', () => {
 
     const rotated = configFor({ registrationsFile: path, encryptionKeys: [NEW_KEY, OLD_KEY] });
     const store = await FileRegistrationStore.open(path, () => {});
-    expect(await rotateKeys(rotated, store)).toEqual({ reencrypted: 3, current: 0, unreadable: [] });
+    expect(await rotateKeys(rotated, store)).toEqual({ reencrypted: 3, current: 0, unreadable: [], changed: [] });
     expect(await keyIds()).toEqual(['new', 'new', 'new']);
 
     const onlyNew = configFor({ registrationsFile: path, encryptionKeys: [NEW_KEY] });
@@ -226,6 +226,6 @@ describe('key rotation', () => {
     await register(relay, OWNERS[1]);
     const withoutOld = configFor({ registrationsFile: path, encryptionKeys: [NEW_KEY] });
     const store = await FileRegistrationStore.open(path, () => {});
-    expect(await rotateKeys(withoutOld, store)).toEqual({ reencrypted: 0, current: 0, unreadable: [OWNERS[1].id] });
+    expect(await rotateKeys(withoutOld, store)).toEqual({ reencrypted: 0, current: 0, unreadable: [OWNERS[1].id], changed: [] });
   });
 });

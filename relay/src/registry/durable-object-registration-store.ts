@@ -5,7 +5,7 @@ import { HOUR_MS } from '../../../server-kit/rolling-hour.js';
 import { type After, systemTimers } from '../../../src/contract/timers.js';
 import type { BudgetDecision } from '../store/relay-store.js';
 import type { RegistrationRecord } from './registration-record.js';
-import { parseStoredRecord, type RegistrationStore } from './registration-store.js';
+import { PAGE_SIZE, parseStoredRecord, type RegistrationPage, type RegistrationStore, storedSealed } from './registration-store.js';
 
 /** The part of a Durable Object's state this file uses: its SQLite storage. */
 interface KeeperState {
@@ -45,23 +45,41 @@ export class RegistrationKeeper extends DurableObjectBase {
     return Object.fromEntries(rows.map((row) => [String(row.website_id), String(row.record)]));
   }
 
+  /** In website id order, after `cursor` (the last id of the page before). */
+  page(cursor: string, size: number): Record<string, string> {
+    const rows = this.#sql
+      .exec('SELECT website_id, record FROM registrations WHERE website_id > ? ORDER BY website_id LIMIT ?', cursor, size)
+      .toArray();
+    return Object.fromEntries(rows.map((row) => [String(row.website_id), String(row.record)]));
+  }
+
   get(websiteId: string): string | null {
     const [row] = this.#sql.exec('SELECT record FROM registrations WHERE website_id = ?', websiteId).toArray();
     return row === undefined ? null : String(row.record);
   }
 
-  put(websiteId: string, record: string): void {
+  /**
+   * Compare-and-set, checked here: the object is the single writer of its registrations and runs one
+   * call at a time, so the compare and the write are one step. True when written.
+   */
+  put(websiteId: string, record: string, expectedSealed: string): boolean {
+    if (!this.#holds(websiteId, expectedSealed)) return false;
     this.#sql.exec('INSERT OR REPLACE INTO registrations (website_id, record) VALUES (?, ?)', websiteId, record);
     this.#sql.exec('UPDATE version SET value = value + 1 WHERE id = 0');
+    return true;
   }
 
-  remove(websiteId: string): boolean {
-    const had = this.get(websiteId) !== null;
-    if (!had) return false;
+  /** Removes the registration if it is still the expected one; true when removed. */
+  remove(websiteId: string, expectedSealed: string): boolean {
+    if (this.get(websiteId) === null || !this.#holds(websiteId, expectedSealed)) return false;
     this.#sql.exec('DELETE FROM registrations WHERE website_id = ?', websiteId);
     this.#sql.exec('DELETE FROM hourly WHERE counter = ?', `website:${websiteId}`);
     this.#sql.exec('UPDATE version SET value = value + 1 WHERE id = 0');
     return true;
+  }
+
+  #holds(websiteId: string, expectedSealed: string): boolean {
+    return storedSealed(parseStoredRecord(this.get(websiteId))) === expectedSealed;
   }
 
   /** The counter's rolling hour, one row per event: (now - 1 h, now]. */
@@ -97,9 +115,10 @@ export class RegistrationKeeper extends DurableObjectBase {
 export interface RegistrationKeeperStub {
   version(): Promise<unknown>;
   all(): Promise<unknown>;
+  page(cursor: string, size: number): Promise<unknown>;
   get(websiteId: string): Promise<unknown>;
-  put(websiteId: string, record: string): Promise<unknown>;
-  remove(websiteId: string): Promise<unknown>;
+  put(websiteId: string, record: string, expectedSealed: string): Promise<unknown>;
+  remove(websiteId: string, expectedSealed: string): Promise<unknown>;
   takeHourly(counter: string, nowMs: number, limit: number): Promise<unknown>;
   giveBackHourly(counter: string): Promise<unknown>;
   rememberOnce(key: string, untilMs: number, nowMs: number): Promise<unknown>;
@@ -140,17 +159,27 @@ export class DurableObjectRegistrationStore implements RegistrationStore {
     return new Map(Object.entries(rows as Record<string, unknown>).map(([id, text]) => [id, parseStoredRecord(text)]));
   }
 
+  async page(cursor: string): Promise<RegistrationPage> {
+    const rows = await this.#call('page', (keeper) => keeper.page(cursor, PAGE_SIZE));
+    if (typeof rows !== 'object' || rows === null)
+      throw new Error('the Durable Object RegistrationKeeper answered page with something else');
+    const entries = Object.entries(rows as Record<string, unknown>);
+    const records = new Map(entries.map(([id, text]) => [id, parseStoredRecord(text)]));
+    return { records, next: entries.length < PAGE_SIZE ? '' : entries.at(-1)![0] };
+  }
+
   async get(websiteId: string): Promise<unknown> {
     const text = await this.#call('get', (keeper) => keeper.get(websiteId));
     return text === null ? null : parseStoredRecord(text);
   }
 
-  async put(record: RegistrationRecord): Promise<void> {
-    await this.#call('put', (keeper) => keeper.put(record.websiteId, JSON.stringify(record)));
+  async put(record: RegistrationRecord, expected: RegistrationRecord | null): Promise<boolean> {
+    const { websiteId } = record;
+    return (await this.#call('put', (keeper) => keeper.put(websiteId, JSON.stringify(record), storedSealed(expected)))) === true;
   }
 
-  async remove(websiteId: string): Promise<boolean> {
-    return (await this.#call('remove', (keeper) => keeper.remove(websiteId))) === true;
+  async remove(expected: RegistrationRecord): Promise<boolean> {
+    return (await this.#call('remove', (keeper) => keeper.remove(expected.websiteId, storedSealed(expected)))) === true;
   }
 
   async takeHourly(counter: string, nowMs: number, limit: number): Promise<BudgetDecision> {

@@ -1,7 +1,7 @@
 import { RollingHourLimit } from '../../../server-kit/rolling-hour.js';
 import type { BudgetDecision } from '../store/relay-store.js';
 import type { RegistrationRecord } from './registration-record.js';
-import type { RegistrationStore } from './registration-store.js';
+import { PAGE_SIZE, type RegistrationPage, type RegistrationStore, storedSealed } from './registration-store.js';
 
 /** Hourly counters kept at most: every registered website's and the recent requesters'. */
 const MAX_COUNTERS = 1_100_000;
@@ -25,20 +25,41 @@ export class MemoryRegistrationStore implements RegistrationStore {
     return new Map(this.records);
   }
 
+  /** In website id order, the cursor being the last id of the page before. */
+  async page(cursor: string): Promise<RegistrationPage> {
+    const ids = [...this.records.keys()].filter((id) => id > cursor).sort();
+    const records = new Map(ids.slice(0, PAGE_SIZE).map((id) => [id, this.records.get(id)]));
+    return { records, next: ids.length > PAGE_SIZE ? ids[PAGE_SIZE - 1]! : '' };
+  }
+
   async get(websiteId: string): Promise<unknown> {
     return this.records.get(websiteId) ?? null;
   }
 
-  async put(record: RegistrationRecord): Promise<void> {
+  async put(record: RegistrationRecord, expected: RegistrationRecord | null): Promise<boolean> {
+    if (!this.holds(record.websiteId, expected)) return false;
     this.records.set(record.websiteId, record);
     this.#version += 1;
+    return true;
   }
 
-  async remove(websiteId: string): Promise<boolean> {
-    const had = this.records.delete(websiteId);
+  async remove(expected: RegistrationRecord): Promise<boolean> {
+    const { websiteId } = expected;
+    if (!this.records.has(websiteId) || !this.holds(websiteId, expected)) return false;
+    this.records.delete(websiteId);
+    this.forgetBudget(websiteId);
+    this.#version += 1;
+    return true;
+  }
+
+  /** A removed website's hourly budget goes with it. */
+  protected forgetBudget(websiteId: string): void {
     this.#budgets.delete(`website:${websiteId}`);
-    if (had) this.#version += 1;
-    return had;
+  }
+
+  /** The compare of a compare-and-set: the stored registration of `websiteId` is still `expected`. */
+  protected holds(websiteId: string, expected: RegistrationRecord | null): boolean {
+    return storedSealed(this.records.get(websiteId)) === storedSealed(expected);
   }
 
   async takeHourly(counter: string, nowMs: number, limit: number): Promise<BudgetDecision> {

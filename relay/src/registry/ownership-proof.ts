@@ -20,7 +20,7 @@ export function isSameOwnership(existing: RegistrationRecord, source: SourceSett
 export async function storedSource(cipher: TokenCipher, record: RegistrationRecord): Promise<SourceSettings | null> {
   if (record.source === null) return null;
   try {
-    return joinedSource(record.source, await cipher.open(record.websiteId, record.token));
+    return joinedSource(record.source, await cipher.open(record));
   } catch {
     return null;
   }
@@ -41,7 +41,7 @@ export async function holdsStoredToken(
   }
   if (source !== undefined) return false;
   try {
-    return sameText(await cipher.open(record.websiteId, record.token), token);
+    return sameText(await cipher.open(record), token);
   } catch {
     return false;
   }

@@ -5,13 +5,26 @@ import { ROLLING_HOUR_SCRIPT, readRollingHourReply, rollingHourArguments } from 
 import { parseRedisUrl } from '../store/redis-url.js';
 import type { BudgetDecision } from '../store/relay-store.js';
 import type { RegistrationRecord } from './registration-record.js';
-import { parseStoredRecord, type RegistrationStore } from './registration-store.js';
+import { PAGE_SIZE, parseStoredRecord, type RegistrationPage, type RegistrationStore, storedSealed } from './registration-store.js';
 
-/** Writes or removes one registration and moves the version on, atomically. KEYS: the hash, the version; ARGV: id, record (none: remove). */
-const CHANGE_SCRIPT = `local changed
-if ARGV[2] then changed = redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) + 1 else changed = redis.call('HDEL', KEYS[1], ARGV[1]) end
-if changed > 0 then redis.call('INCR', KEYS[2]) end
-return changed`;
+/**
+ * Compare-and-set of one registration, in one round trip: writes the record (or removes it, for
+ * none) only if the stored one's ciphertext is still the expected one ('' for none, or a value that
+ * holds none: `storedSealed`'s rule), and moves the version on. 1 when done, 0 when not.
+ * KEYS: the hash, the version; ARGV: id, expected ciphertext, record ('' to remove).
+ */
+const COMPARE_AND_SET_SCRIPT = `local stored = redis.call('HGET', KEYS[1], ARGV[1])
+local sealed = ''
+if stored then
+  local ok, record = pcall(cjson.decode, stored)
+  if ok and type(record) == 'table' and type(record.token) == 'table' and type(record.token.sealed) == 'string' then sealed = record.token.sealed end
+end
+if sealed ~= ARGV[2] then return 0 end
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+elseif stored then redis.call('HDEL', KEYS[1], ARGV[1])
+else return 0 end
+redis.call('INCR', KEYS[2])
+return 1`;
 
 const sha1 = (source: string) => createHash('sha1').update(source).digest('hex');
 
@@ -51,17 +64,31 @@ export class RedisRegistrationStore implements RegistrationStore {
     return records;
   }
 
+  /** `HSCAN`: a page never holds Redis up the way reading the whole hash at once can. */
+  async page(cursor: string): Promise<RegistrationPage> {
+    const doing = 'read a page of the registrations';
+    const reply = await this.#send(doing, ['HSCAN', `${this.#prefix}registrations`, cursor || '0', 'COUNT', String(PAGE_SIZE)]);
+    const [next, flat] = Array.isArray(reply) ? reply : [];
+    if (typeof next !== 'string' || !Array.isArray(flat) || flat.length % 2 !== 0)
+      throw new Error(`store: Redis answered something else when asked to ${doing}`);
+    const records = new Map<string, unknown>();
+    for (let index = 0; index < flat.length; index += 2) records.set(String(flat[index]), parseStoredRecord(flat[index + 1]));
+    return { records, next: next === '0' ? '' : next };
+  }
+
   async get(websiteId: string): Promise<unknown> {
     const reply = await this.#send(`read the registration of "${websiteId}"`, ['HGET', `${this.#prefix}registrations`, websiteId]);
     return reply === null ? null : parseStoredRecord(reply);
   }
 
-  async put(record: RegistrationRecord): Promise<void> {
-    await this.#change(`write the registration of "${record.websiteId}"`, [record.websiteId, JSON.stringify(record)]);
+  put(record: RegistrationRecord, expected: RegistrationRecord | null): Promise<boolean> {
+    const { websiteId } = record;
+    return this.#compareAndSet(`write the registration of "${websiteId}"`, [websiteId, storedSealed(expected), JSON.stringify(record)]);
   }
 
-  async remove(websiteId: string): Promise<boolean> {
-    return (await this.#change(`remove the registration of "${websiteId}"`, [websiteId])) > 0;
+  remove(expected: RegistrationRecord): Promise<boolean> {
+    const { websiteId } = expected;
+    return this.#compareAndSet(`remove the registration of "${websiteId}"`, [websiteId, storedSealed(expected), '']);
   }
 
   /** The same rolling hour as the relay's budget (`ROLLING_HOUR_SCRIPT`): clamped to Redis's clock, a wrong-typed key replaced. */
@@ -89,11 +116,11 @@ export class RedisRegistrationStore implements RegistrationStore {
     return this.#connection.close();
   }
 
-  async #change(doing: string, args: string[]): Promise<number> {
+  async #compareAndSet(doing: string, args: string[]): Promise<boolean> {
     const keys = [`${this.#prefix}registrations`, `${this.#prefix}registrations:version`];
-    const reply = await this.#script(doing, CHANGE_SCRIPT, keys, args);
-    if (typeof reply !== 'number') throw new Error(`store: Redis answered something else when asked to ${doing}`);
-    return reply;
+    const reply = await this.#script(doing, COMPARE_AND_SET_SCRIPT, keys, args);
+    if (reply !== 0 && reply !== 1) throw new Error(`store: Redis answered something else when asked to ${doing}`);
+    return reply === 1;
   }
 
   /** EVALSHA, and EVAL once when Redis does not know the script yet (a restart forgets them). */

@@ -1,6 +1,6 @@
 import { type RelayedWebsite, relayedWebsite } from '../config.js';
 import { joinedSource } from './registered-source.js';
-import { type RegistrationRecord, readRegistrationRecord } from './registration-record.js';
+import { isSameRecord, type RegistrationRecord, readRegistrationRecord } from './registration-record.js';
 import type { RegistrationStore } from './registration-store.js';
 import { type TokenCipher, UnreadableToken } from './token-cipher.js';
 
@@ -116,7 +116,7 @@ export class RegistrationIndex {
       }
       seen.add(websiteId);
       const known = this.#entries.get(websiteId);
-      if (known && sameRecord(known.record, record)) continue;
+      if (known && isSameRecord(known.record, record)) continue;
       await this.adopt(record);
     }
     for (const websiteId of [...this.#entries.keys()]) if (!seen.has(websiteId)) this.forget(websiteId);
@@ -127,7 +127,7 @@ export class RegistrationIndex {
   async adopt(record: RegistrationRecord): Promise<RegisteredWebsite> {
     let entry: RegisteredWebsite;
     try {
-      const secret = await this.#parts.cipher.open(record.websiteId, record.token);
+      const secret = await this.#parts.cipher.open(record);
       entry = { record, website: this.#websiteOf(record, secret), unreadable: null };
     } catch (error) {
       const why = error instanceof UnreadableToken ? error.message : 'it does not decrypt';
@@ -139,7 +139,8 @@ export class RegistrationIndex {
     const previous = this.#entries.get(record.websiteId);
     if (previous?.record.shop && previous.record.shop !== record.shop) this.#shops.delete(previous.record.shop);
     this.#entries.set(record.websiteId, entry);
-    if (record.shop) this.#shops.set(record.shop, record.websiteId);
+    // A shop named only by a record that does not decrypt is no one's: it may have been written there.
+    if (record.shop && entry.website) this.#shops.set(record.shop, record.websiteId);
     this.#parts.onChange(record.websiteId, entry);
     return entry;
   }
@@ -159,10 +160,6 @@ export class RegistrationIndex {
     if (entry.record.shop && this.#shops.get(entry.record.shop) === websiteId) this.#shops.delete(entry.record.shop);
     this.#parts.onChange(websiteId, undefined);
   }
-}
-
-function sameRecord(a: RegistrationRecord, b: RegistrationRecord): boolean {
-  return a.savedAtMs === b.savedAtMs && a.token.sealed === b.token.sealed && a.shop === b.shop;
 }
 
 function describe(error: unknown): string {

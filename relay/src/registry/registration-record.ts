@@ -7,11 +7,24 @@ import type { SealedToken } from './token-cipher.js';
 
 /** A registration as a store keeps it: everything an owner sees, and the token encrypted. */
 export interface RegistrationRecord extends RegistrationView {
+  /**
+   * How the record is authenticated. 2 (every record written now): the whole record is the token's
+   * additional data, so a field changed in the store makes it not decrypt. 1 (no `format` field,
+   * written before issue 35): only the website id is, until `rotate-keys` or a write seals it as 2.
+   */
+  readonly format: RecordFormat;
   /** The token, or a source's secrets as one JSON text, sealed the same way. */
   readonly token: SealedToken;
   /** When it was written (ms since the epoch), for owners and backups. */
   readonly savedAtMs: number;
 }
+
+export type RecordFormat = 1 | 2;
+/** The format every write seals. */
+export const RECORD_FORMAT: RecordFormat = 2;
+
+/** A record before it is sealed: what the additional data covers, without the token. */
+export type UnsealedRecord = Omit<RegistrationRecord, 'format' | 'token'>;
 
 /** Origins one registration may list: a shop has a few domains, not hundreds. */
 export const MAX_ALLOWED_ORIGINS = 16;
@@ -35,6 +48,9 @@ const MAX_SEALED_LENGTH = 32_768;
 export function readRegistrationRecord(raw: unknown, websiteId: string): RegistrationRecord | null {
   if (!isPlainObject(raw) || raw.websiteId !== websiteId) return null;
   const { allowOrigins, hourlyBudget, tokenEnding, shop, token, savedAtMs } = raw;
+  // Absent in records written before issue 35.
+  const format = raw.format === undefined ? 1 : raw.format;
+  if (format !== 1 && format !== RECORD_FORMAT) return null;
   // Absent in records written before sources: the contract's service.
   const source = raw.source === undefined || raw.source === null ? null : readPublicSource(raw.source);
   if (source === null && raw.source !== undefined && raw.source !== null) return null;
@@ -47,6 +63,7 @@ export function readRegistrationRecord(raw: unknown, websiteId: string): Registr
   const sealed = readSealedToken(token);
   if (!sealed) return null;
   return {
+    format: format as RecordFormat,
     websiteId,
     allowOrigins: allowOrigins === null ? null : Object.freeze([...(allowOrigins as string[])]),
     hourlyBudget: hourlyBudget as number,
@@ -67,10 +84,56 @@ function readSealedToken(raw: unknown): SealedToken | null {
   return { keyId, iv, sealed };
 }
 
-/** Exact `http(s)` origins: scheme, host and port, no path. */
+/**
+ * What a record's token is sealed with as additional data: for format 2 every field that decides
+ * where a secret goes or who may read the count (and the rest but the token), in a fixed order, so
+ * every instance that reads the same record reaches the same verdict; for format 1 the website id.
+ */
+export function additionalDataOf(record: UnsealedRecord & { readonly format: RecordFormat }): string {
+  return record.format === 1 ? record.websiteId : fieldsText(record, record.format);
+}
+
+/** Every field but the token, as one text in a fixed order. */
+function fieldsText(record: UnsealedRecord, format: RecordFormat): string {
+  const { websiteId, source, allowOrigins, hourlyBudget, shop, tokenEnding, savedAtMs } = record;
+  // A source's fields in name order: a store may hand them back in any order.
+  const sourceFields =
+    source === null
+      ? null
+      : Object.keys(source)
+          .sort()
+          .map((field) => [field, source[field]]);
+  return JSON.stringify([
+    'live-visitors-registration',
+    format,
+    websiteId,
+    sourceFields,
+    allowOrigins,
+    hourlyBudget,
+    shop,
+    tokenEnding,
+    savedAtMs,
+  ]);
+}
+
+/** The same record, field for field: an instance that holds one need not decrypt the other again. */
+export function isSameRecord(a: RegistrationRecord, b: RegistrationRecord): boolean {
+  return (
+    fieldsText(a, a.format) === fieldsText(b, b.format) &&
+    a.token.keyId === b.token.keyId &&
+    a.token.iv === b.token.iv &&
+    a.token.sealed === b.token.sealed
+  );
+}
+
 /** One to `MAX_ALLOWED_ORIGINS` exact `http(s)` origins. */
 export function isOriginList(value: unknown): value is readonly string[] {
   return Array.isArray(value) && value.length >= 1 && value.length <= MAX_ALLOWED_ORIGINS && value.every(isOrigin);
+}
+
+/** The record's fields without its token and format: what sealing it again starts from. */
+export function unsealedOf(record: RegistrationRecord): UnsealedRecord {
+  return { ...viewOf(record), savedAtMs: record.savedAtMs };
 }
 
 /** What an owner may see: the record without its encrypted token. */

@@ -14,11 +14,22 @@ export interface RegistrationStore {
   version(): Promise<string>;
   /** Every registration, unchecked (read each with `readRegistrationRecord`), by website id. */
   all(): Promise<ReadonlyMap<string, unknown>>;
+  /**
+   * Registrations a page at a time, unchecked, by website id: from `cursor` ('' the first page) to
+   * `next` ('' after the last). What is written or removed meanwhile may be in a page or not;
+   * what stays is in one (or more: a reader keeps the last it saw).
+   */
+  page(cursor: string): Promise<RegistrationPage>;
   /** One registration, unchecked, or null. */
   get(websiteId: string): Promise<unknown>;
-  put(record: RegistrationRecord): Promise<void>;
-  /** True when there was one. */
-  remove(websiteId: string): Promise<boolean>;
+  /**
+   * Compare-and-set: writes `record` only if the stored registration of its website is still
+   * `expected` (null: none), as `storedSealed` tells records apart. False when another write came first:
+   * nothing is written then. One step in the store, so two writers never both win.
+   */
+  put(record: RegistrationRecord, expected: RegistrationRecord | null): Promise<boolean>;
+  /** Removes the registration only if it is still `expected` (by `storedSealed`); false when it was changed or removed meanwhile. */
+  remove(expected: RegistrationRecord): Promise<boolean>;
   /**
    * Counts one event under `counter` in its rolling hour, if `limit` allows it; the whole fleet's,
    * with a shared store. Counters: `website:{id}` (a registered website's upstream requests),
@@ -34,6 +45,25 @@ export interface RegistrationStore {
    */
   rememberOnce(key: string, untilMs: number, nowMs: number): Promise<boolean>;
   close(): Promise<void>;
+}
+
+export interface RegistrationPage {
+  readonly records: ReadonlyMap<string, unknown>;
+  readonly next: string;
+}
+
+/** Records a page holds, about: small enough that no read of one holds a store up. */
+export const PAGE_SIZE = 100;
+
+/**
+ * What a compare-and-set compares: a record's ciphertext, fresh for every write (its IV is); '' for
+ * none, or for anything stored that holds none (a write may replace that as it may an absent one).
+ */
+export function storedSealed(stored: unknown): string {
+  if (typeof stored !== 'object' || stored === null) return '';
+  const token = (stored as { token?: unknown }).token;
+  const sealed = typeof token === 'object' && token !== null ? (token as { sealed?: unknown }).sealed : undefined;
+  return typeof sealed === 'string' ? sealed : '';
 }
 
 /**

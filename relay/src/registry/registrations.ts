@@ -66,7 +66,7 @@ export interface Refusal {
   readonly outcome: 'refused';
   /**
    * 400 malformed, 401 the service refused the token, 404 the service does not know the website,
-   * 409 a website of the relay's config, 413 too big, 429 too many attempts or websites,
+   * 409 a website of the relay's config (or another write of the website came first: every write is compare-and-set), 413 too big, 429 too many attempts or websites,
    * 502/504 the service failed or timed out (or the stored record does not decrypt), 503 the store is down.
    */
   readonly status: 400 | 401 | 404 | 409 | 413 | 429 | 502 | 503 | 504;

@@ -1,6 +1,7 @@
 import { ENCRYPTION_KEY_BYTES } from '../config-self-serve.js';
+import { additionalDataOf, RECORD_FORMAT, type RegistrationRecord, type UnsealedRecord } from './registration-record.js';
 
-/** A token as stored: AES-256-GCM under the key `keyId`, bound to its website. All base64. */
+/** A token as stored: AES-256-GCM under the key `keyId`, bound to its record. All base64. */
 export interface SealedToken {
   readonly keyId: string;
   /** 96 bits, fresh for every write: GCM must never see one IV twice under a key. */
@@ -9,7 +10,7 @@ export interface SealedToken {
   readonly sealed: string;
 }
 
-/** The token does not decrypt: its key was removed, or the record was changed or copied to another website. */
+/** The token does not decrypt: its key was removed, or the record was changed in the store or copied to another website. */
 export class UnreadableToken extends Error {
   override name = 'UnreadableToken';
 }
@@ -19,8 +20,9 @@ const IV_BYTES = 12;
 /**
  * Encrypts owners' tokens at rest with the config's `encryptionKeys`: the first key encrypts, every
  * key decrypts, so a new key put first takes over while records under older ones still read (and
- * are re-encrypted on their next write). The website id is the additional authenticated data, so a
- * record copied to another website does not decrypt. Web Crypto only: Node, Workers, Deno and Bun.
+ * are re-encrypted on their next write). The rest of the record is the additional authenticated
+ * data (`additionalDataOf`), so a record changed in the store, or copied to another website, does
+ * not decrypt. Web Crypto only: Node, Workers, Deno and Bun.
  */
 export class TokenCipher {
   readonly #keys: Promise<ReadonlyMap<string, CryptoKey>>;
@@ -41,27 +43,39 @@ export class TokenCipher {
     return this.#currentId;
   }
 
-  async seal(websiteId: string, token: string): Promise<SealedToken> {
+  /** The record with `secret` (a token, or a source's secrets) sealed under the current key, bound to every other field. */
+  async seal(fields: UnsealedRecord, secret: string): Promise<RegistrationRecord> {
+    const unsealed = { ...fields, format: RECORD_FORMAT };
+    return { ...unsealed, token: await this.sealText(additionalDataOf(unsealed), secret) };
+  }
+
+  /** The record's token (or a source's secrets), or `UnreadableToken` when the record is not the one sealed. */
+  open(record: RegistrationRecord): Promise<string> {
+    return this.openText(additionalDataOf(record), record.token);
+  }
+
+  /** `text` sealed under the current key with `additionalData`; `seal` is the one for records. */
+  async sealText(additionalData: string, text: string): Promise<SealedToken> {
     const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
     const key = (await this.#keys).get(this.#currentId)!;
-    const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encode(websiteId) }, key, encode(token));
+    const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encode(additionalData) }, key, encode(text));
     return { keyId: this.#currentId, iv: toBase64(iv), sealed: toBase64(new Uint8Array(sealed)) };
   }
 
-  /** The token, or `UnreadableToken` saying why not (never with any of the record's bytes). */
-  async open(websiteId: string, token: SealedToken): Promise<string> {
+  /** The text, or `UnreadableToken` saying why not (never with any of the record's bytes). */
+  async openText(additionalData: string, token: SealedToken): Promise<string> {
     const key = (await this.#keys).get(token.keyId);
     if (!key) throw new UnreadableToken(`its key "${token.keyId}" is not in encryptionKeys any more`);
     try {
       const plain = await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: fromBase64(token.iv), additionalData: encode(websiteId) },
+        { name: 'AES-GCM', iv: fromBase64(token.iv), additionalData: encode(additionalData) },
         key,
         fromBase64(token.sealed),
       );
       return new TextDecoder('utf-8', { fatal: true }).decode(plain);
     } catch {
       throw new UnreadableToken(
-        `it does not decrypt under key "${token.keyId}" for this website (changed, or copied from another website)`,
+        `it does not decrypt under key "${token.keyId}" for this website (changed in the store, or copied from another website)`,
       );
     }
   }

@@ -16,9 +16,23 @@ import {
   WRONG_TOKEN,
 } from './registration-checks.js';
 import { type RegisteredWebsite, RegistrationIndex } from './registration-index.js';
-import { DEFAULT_WEBSITE_HOURLY_BUDGET, type RegistrationRecord, readRegistrationRecord, viewOf } from './registration-record.js';
+import {
+  DEFAULT_WEBSITE_HOURLY_BUDGET,
+  type RegistrationRecord,
+  readRegistrationRecord,
+  unsealedOf,
+  viewOf,
+} from './registration-record.js';
 import type { RegistrationStore } from './registration-store.js';
-import type { BindOutcome, RegisterOutcome, RegistrationRequest, Registrations, RegistrationView, RemoveOutcome } from './registrations.js';
+import type {
+  BindOutcome,
+  Refusal,
+  RegisterOutcome,
+  RegistrationRequest,
+  Registrations,
+  RegistrationView,
+  RemoveOutcome,
+} from './registrations.js';
 import { checkWithService, type ServiceCheckParts } from './service-check.js';
 import type { TokenCipher } from './token-cipher.js';
 
@@ -99,12 +113,8 @@ export class WebsiteRegistry implements Registrations {
       hourlyBudget: request.hourlyBudget ?? DEFAULT_WEBSITE_HOURLY_BUDGET,
       shop: existing ? existing.shop : null,
     });
-    try {
-      await this.#parts.store.put(record);
-    } catch (error) {
-      this.#parts.log(`registrations: could not store "${websiteId}": ${describe(error)}`);
-      return storeDown();
-    }
+    const stored = await this.#compareAndSet(record, existing, `store "${websiteId}"`);
+    if (stored !== true) return stored;
     await this.#index.adopt(record);
     await this.#parts.keepFirstAnswer(websiteId, checked.report).catch(() => {});
     return { outcome: existing ? 'replaced' : 'created', registration: viewOf(record) };
@@ -127,7 +137,7 @@ export class WebsiteRegistry implements Registrations {
       const checked = await checkWithService(this.#parts, websiteId, token, proof.source);
       if (checked.outcome === 'refused') return checked.status === 404 || checked.status === 401 ? refusal(401, WRONG_TOKEN) : checked;
     }
-    return this.#removeRecord(websiteId);
+    return this.#removeRecord(existing);
   }
 
   async read(websiteId: string): Promise<RegistrationView | null> {
@@ -144,22 +154,20 @@ export class WebsiteRegistry implements Registrations {
     await this.sync();
     const before = this.#index.websiteOfShop(shop);
     if (before !== undefined && before !== websiteId) {
-      const removed = await this.#removeRecord(before);
+      const removed = await this.#removeShopRecord(shop, before);
       if (removed.outcome === 'refused') return removed;
     }
-    let record: RegistrationRecord = { ...existing, shop, savedAtMs: Date.now() };
-    // A write re-encrypts under the newest key, as every write does.
-    const entry = this.#index.entry(websiteId);
-    if (entry?.website && existing.token.keyId !== this.#parts.cipher.currentKeyId) {
-      const { token, source } = entry.website;
-      record = { ...record, token: await this.#parts.cipher.seal(websiteId, source ? secretPart(source) : token) };
-    }
+    // The shop is part of what the token is sealed with: binding seals the record anew, under the newest key.
+    let secret: string;
     try {
-      await this.#parts.store.put(record);
+      secret = await this.#parts.cipher.open(existing);
     } catch (error) {
-      this.#parts.log(`registrations: could not bind "${websiteId}" to ${shop}: ${describe(error)}`);
-      return storeDown();
+      this.#parts.log(`registrations: could not bind "${websiteId}" to ${shop}: its record does not decrypt (${describe(error)})`);
+      return refusal(502, `The registration of "${websiteId}" cannot be read on this relay: register it again, then bind it`);
     }
+    const record = await this.#parts.cipher.seal({ ...unsealedOf(existing), shop, savedAtMs: Date.now() }, secret);
+    const stored = await this.#compareAndSet(record, existing, `bind "${websiteId}" to ${shop}`);
+    if (stored !== true) return stored;
     await this.#index.adopt(record);
     return { outcome: 'bound', registration: viewOf(record) };
   }
@@ -173,19 +181,53 @@ export class WebsiteRegistry implements Registrations {
     await this.sync();
     const websiteId = this.#index.websiteOfShop(shop);
     if (websiteId === undefined) return;
-    const removed = await this.#removeRecord(websiteId);
+    const removed = await this.#removeShopRecord(shop, websiteId);
     if (removed.outcome === 'refused') throw new Error(removed.message);
   }
 
-  async #removeRecord(websiteId: string): Promise<RemoveOutcome> {
+  /**
+   * Removes the registration bound to `shop`, as the store holds it now: one that changed meanwhile
+   * (its owner, `rotate-keys`) is read again and removed if still bound; one no longer bound stays.
+   */
+  async #removeShopRecord(shop: string, websiteId: string): Promise<RemoveOutcome> {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const stored = await this.#storedRecord(websiteId);
+      if (stored === 'down') return storeDown();
+      if (stored === null || stored.shop !== shop) {
+        // Gone, or bound to another shop since: nothing of this shop's is left to remove.
+        if (stored === null) this.#index.forget(websiteId);
+        return { outcome: 'removed' };
+      }
+      const removed = await this.#removeRecord(stored);
+      if (removed.outcome === 'removed' || removed.status !== 409) return removed;
+    }
+    return changedMeanwhile(websiteId);
+  }
+
+  /** Removes the registration if it is still `expected` (compare-and-set). */
+  async #removeRecord(expected: RegistrationRecord): Promise<RemoveOutcome> {
+    const { websiteId } = expected;
+    let removed: boolean;
     try {
-      await this.#parts.store.remove(websiteId);
+      removed = await this.#parts.store.remove(expected);
     } catch (error) {
       this.#parts.log(`registrations: could not remove "${websiteId}": ${describe(error)}`);
       return storeDown();
     }
+    if (!removed) return changedMeanwhile(websiteId);
     this.#index.forget(websiteId);
     return { outcome: 'removed' };
+  }
+
+  /** Writes `record` if the stored one is still `expected` (compare-and-set): true, or the refusal to answer. */
+  async #compareAndSet(record: RegistrationRecord, expected: RegistrationRecord | null, doing: string): Promise<true | Refusal> {
+    try {
+      if (await this.#parts.store.put(record, expected)) return true;
+    } catch (error) {
+      this.#parts.log(`registrations: could not ${doing}: ${describe(error)}`);
+      return storeDown();
+    }
+    return changedMeanwhile(record.websiteId);
   }
 
   /** The stored record, checked; null when there is none; 'down' when the store failed. */
@@ -204,16 +246,24 @@ export class WebsiteRegistry implements Registrations {
     source: SourceSettings | undefined,
     fields: Pick<RegistrationRecord, 'allowOrigins' | 'hourlyBudget' | 'shop'>,
   ): Promise<RegistrationRecord> {
-    // A source's secrets are sealed as one text, under the same key and with the same website id as a token.
-    return {
+    // A source's secrets are sealed as one text, under the same key and bound to the same record as a token.
+    const unsealed = {
       websiteId,
       ...fields,
       tokenEnding: source ? secretEnding(source) : token.slice(-4),
       source: source ? publicPart(source) : null,
-      token: await this.#parts.cipher.seal(websiteId, source ? secretPart(source) : token),
       savedAtMs: Date.now(),
     };
+    return this.#parts.cipher.seal(unsealed, source ? secretPart(source) : token);
   }
+}
+
+/** A compare-and-set lost: another registration, removal or rotation of the website came first. */
+function changedMeanwhile(websiteId: string): Refusal {
+  return refusal(
+    409,
+    `"${websiteId}" was registered, changed or removed by another request meanwhile; nothing was changed. Look at it again before you retry`,
+  );
 }
 
 function describe(error: unknown): string {
