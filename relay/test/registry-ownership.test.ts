@@ -9,8 +9,8 @@ import {
   type Backend,
   openStore,
   type RegistrantServer,
-  SQUATTED_COUNT,
   type ServedRelay,
+  SQUATTED_COUNT,
   serveRelay,
   squattedRecord,
   startRegistrantServer,
@@ -170,7 +170,7 @@ describe.each(['redis', 'file'] as const)('on the %s store', (backend) => {
     expect(served.visitors).not.toBe(SQUATTED_COUNT);
   });
 
-  it("lets a registrant remove the record it left with its own stored key, without asking anyone", async () => {
+  it('lets a registrant remove the record it left with its own stored key, without asking anyone', async () => {
     const relay = await relayOn(backend, true);
     const before = registrant.received.length;
     const removed = await relay.request(`/api/v1/websites/${OWNER.id}`, {
