@@ -176,6 +176,25 @@ describe('a registration that names a source', () => {
   });
 });
 
+describe('POST /api/v1/websites', () => {
+  it('refuses a body without a source, another method, and a source too long for an ID, each with what to do, asking no one', async () => {
+    const { harness, store, sources } = await selfServing();
+    const noSource = await post(harness, { allowOrigins: ['https://shop.example'] });
+    expect(noSource.status).toBe(400);
+    expect((noSource.json as { error: string }).error).toMatch(
+      /send \{ "source": .*PUT \/api\/v1\/websites\/\{websiteId\} with Authorization: Bearer/,
+    );
+    const put = await harness.request('/api/v1/websites', { method: 'PUT', body: JSON.stringify({ source: sources.plausible }) });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('POST');
+    const long = await post(harness, { source: { ...sources.plausible, siteId: 's'.repeat(250) } });
+    expect(long.status).toBe(400);
+    expect((long.json as { error: string }).error).toMatch(/too long together: a website ID is at most 256 characters/);
+    expect(harness.upstreamCalls).toHaveLength(0);
+    expect((await store.all()).size).toBe(0);
+  });
+});
+
 describe('a source registration under a rotated key', () => {
   it('is re-encrypted whole by rotate-keys and served again, with every secret still sealed', async () => {
     const store = new MemoryRegistrationStore();
