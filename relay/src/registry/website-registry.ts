@@ -2,8 +2,8 @@ import type { RealtimeReport } from '../../../src/contract/report.js';
 import type { RelayConfig } from '../config.js';
 import type { SourceSettings } from '../sources/source.js';
 import { AttemptLimits, type ProofAttempt } from './attempt-limits.js';
-import { holdsNamedProof, removalProof } from './ownership-proof.js';
-import { describeSite, type PublicSource, publicPart, secretEnding, secretPart } from './registered-source.js';
+import { holdsNamedProof, type RemovalProof, removalProof } from './ownership-proof.js';
+import { describeSite, publicPart, secretEnding, secretPart } from './registered-source.js';
 import {
   checkRequest,
   configured,
@@ -27,7 +27,7 @@ import type {
   RegistrationView,
   RemoveOutcome,
 } from './registrations.js';
-import { checkWithService, type ServiceCheck, type ServiceCheckParts } from './service-check.js';
+import { checkWithService, type ServiceCheckParts } from './service-check.js';
 import type { TokenCipher } from './token-cipher.js';
 
 // Importers of the registry keep one path for what it serves.
@@ -132,7 +132,7 @@ export class WebsiteRegistry implements Registrations {
     if (existing === 'down') return released(attempt, storeDown());
     if (!existing) return released(attempt, refusal(404, `No website "${websiteId}" is registered on this relay`));
     const proof = await removalProof(this.#parts.cipher, existing, token, source);
-    const wrong = refusal(401, existing.source === null ? WRONG_TOKEN : wrongSourceKey(existing.source));
+    const wrong = refusal(401, wrongKey(existing, proof));
     if (proof.by === 'nothing') return settled(attempt, wrong);
     if (proof.by === 'service') {
       // An owner who rotated the key proves ownership with the new one, which the service the ID names accepts now.
@@ -236,14 +236,17 @@ async function released(attempt: ProofAttempt, refused: Refusal): Promise<Refusa
 }
 
 /** A refusal after the proof was judged: a key refused (401) or a site unknown (404) stays counted as a failure. */
-async function settled(attempt: ProofAttempt, refused: Refusal | Extract<ServiceCheck, { outcome: 'refused' }>): Promise<Refusal> {
+async function settled(attempt: ProofAttempt, refused: Refusal): Promise<Refusal> {
   if (refused.status === 401 || refused.status === 404) await attempt.failed();
   else await attempt.release();
   return refused;
 }
 
-function wrongSourceKey(source: PublicSource): string {
-  return `This key is neither the one saved for the ${describeSite(source)} nor one ${source.kind} accepts for it now: send the saved key as Authorization: Bearer, or the source with its current key in the body`;
+/** Why a removal's key was refused, naming the service that was asked (or the saved key, when none could be). */
+function wrongKey(existing: RegistrationRecord, proof: RemovalProof): string {
+  const asked = proof.by === 'service' ? (proof.source ? publicPart(proof.source) : null) : existing.source;
+  if (asked === null) return WRONG_TOKEN;
+  return `This key is neither the one saved for "${existing.websiteId}" nor one ${asked.kind} accepts for the ${describeSite(asked)} now: send the saved key as Authorization: Bearer, or the source with its current key in the body`;
 }
 
 function describe(error: unknown): string {
