@@ -9,7 +9,7 @@ export interface SelfServeConfig {
    * parsed configs, like the tokens.
    */
   readonly encryptionKeys: readonly string[];
-  /** Registration attempts the relay takes in any rolling hour, all clients together; one client gets a tenth of it (at least 1). */
+  /** Failed proofs of ownership in any rolling hour, all clients together, before only clients without one are checked; one client or website ID gets a tenth (at least 1); see `AttemptLimits`. */
   readonly registrationsPerHour: number;
   /** Registered websites the relay keeps at most (the config's own websites apart). */
   readonly maxWebsites: number;

@@ -9,7 +9,7 @@ import { parseRelayConfig, RelayConfigError, type RelayConfigInput, type Relayed
 import { Redactor } from './redaction.js';
 import { clientAddressReader } from './registry/client-address.js';
 import { answerOwnerPage, isOwnerPagePath } from './registry/owner-page.js';
-import { answerRegistration, WEBSITES_PATH } from './registry/registration-api.js';
+import { answerRegistration, isRegistrationPath } from './registry/registration-api.js';
 import type { RegistrationStore } from './registry/registration-store.js';
 import type { Registrations } from './registry/registrations.js';
 import { SelfServe } from './registry/self-serve.js';
@@ -274,7 +274,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
 
   /** With `selfServe`, the owner page and the registration API (same origin only: no CORS headers); else a 404 naming the one path. */
   function otherPath(pathname: string, request: Request, context: ResponseContext): Response | Promise<Response> {
-    if (selfServe && pathname.startsWith(WEBSITES_PATH)) {
+    if (selfServe && isRegistrationPath(pathname)) {
       const requester = clientAddress(request) ?? 'unknown';
       return answerRegistration(selfServe.registry, request, pathname, requester, { cors: {}, withoutBody: context.withoutBody });
     }

@@ -15,7 +15,6 @@ import { CLIENT_ID, CLIENT_SECRET } from './support/shopify-oracle.js';
 const KEYS = [`k1:${btoa('a'.repeat(32))}`];
 const SHOP = 'demo-shop.myshopify.com';
 const SITE = 'not-relayed';
-const RELAY_ID = 'demo-shop';
 
 let harness: RelayHarness | undefined;
 afterEach(async () => {
@@ -49,8 +48,14 @@ async function settings(relay: RelayHarness, method = 'GET', body?: unknown) {
 describe('the Shopify app with a source', () => {
   it('saves a Plausible source, shows its kind and site and the 5-minute count but never its key, and the App Proxy serves it', async () => {
     const { relay, store, plausible } = await app();
-    const saved = await settings(relay, 'PUT', { websiteId: RELAY_ID, source: plausible });
+    // The source names its website ID (issue 35): another one is refused, none is found.
+    const elsewhere = await settings(relay, 'PUT', { websiteId: 'my-shop', source: plausible });
+    expect(elsewhere.status).toBe(400);
+    expect((elsewhere.json as { error: string }).error).toMatch(/This source's website ID is "plausible:.*not-relayed"/);
+    const saved = await settings(relay, 'PUT', { source: plausible });
     expect(saved.status, answerText(saved)).toBe(200);
+    const RELAY_ID = (saved.json as { websiteId: string }).websiteId;
+    expect(RELAY_ID).toBe(`plausible:${new URL(String(plausible.base)).host}${new URL(String(plausible.base)).pathname}/${SITE}`);
     expect(saved.json).toMatchObject({
       websiteId: RELAY_ID,
       tokenEnding: String(plausible.apiKey).slice(-4),
@@ -75,10 +80,10 @@ describe('the Shopify app with a source', () => {
 
   it('refuses a source whose key the service refuses, or that names the environment, and binds nothing', async () => {
     const { relay, store, plausible } = await app();
-    const wrong = await settings(relay, 'PUT', { websiteId: RELAY_ID, source: { ...plausible, apiKey: 'not-the-key-1234' } });
+    const wrong = await settings(relay, 'PUT', { source: { ...plausible, apiKey: 'not-the-key-1234' } });
     expect(wrong.status).toBe(401);
     expect((wrong.json as { error: string }).error).toMatch(/plausible refused this key/);
-    const fromEnvironment = await settings(relay, 'PUT', { websiteId: RELAY_ID, source: { ...plausible, apiKey: { env: 'HOME' } } });
+    const fromEnvironment = await settings(relay, 'PUT', { source: { ...plausible, apiKey: { env: 'HOME' } } });
     expect(fromEnvironment.status).toBe(400);
     expect((fromEnvironment.json as { error: string }).error).toMatch(/must be the secret itself/);
     expect((await store.all()).size).toBe(0);

@@ -19,7 +19,14 @@ import { selfServeStoreConfig } from './support/self-serve-store-config.js';
  * no secret in plain, JSON-escaped, URL, base64 (each alignment, and base64url) or hex, in any case.
  */
 const SITE = 'scan-site';
-const EMULATOR: EmulatorConfig = { websites: [{ id: SITE, token: 'tokScan-SECRET-0001', plan: 'enterprise' }] };
+/** Umami's self-hosted login reads another site: a source's website ID names its site, so one site is one registration. */
+const LOGIN_SITE = 'scan-login-site';
+const EMULATOR: EmulatorConfig = {
+  websites: [
+    { id: SITE, token: 'tokScan-SECRET-0001', plan: 'enterprise' },
+    { id: LOGIN_SITE, token: 'tokScan-SECRET-0002', plan: 'enterprise' },
+  ],
+};
 const KEY = `scan:${btoa('k'.repeat(32))}`;
 const clock = new ManualClock();
 
@@ -27,13 +34,15 @@ let redis: RedisServer;
 let emulator: Awaited<ReturnType<typeof startEmulatorServer>>;
 let folder: string;
 let sources: Record<string, Record<string, unknown>>;
+/** Each source's website ID, as the registration API answered it. */
+const ids = new Map<string, string>();
 
 beforeAll(async () => {
   [redis, emulator, folder] = await startRegistrationBackends(EMULATOR, clock.now, 'relay-sources-scan-');
   const pasted = (await (await fetch(`${emulator.url}/__emulator/sources/${SITE}`)).json()) as Record<string, Record<string, unknown>>;
   const { username, password } = { username: 'admin', password: 'umami' };
   // Umami twice: with Cloud's API key, and self-hosted with the stand-in's documented first login.
-  sources = { ...pasted, 'umami-login': { kind: 'umami', base: pasted.umami!.base, websiteId: SITE, username, password } };
+  sources = { ...pasted, 'umami-login': { kind: 'umami', base: pasted.umami!.base, websiteId: LOGIN_SITE, username, password } };
 }, 30_000);
 
 afterAll(async () => {
@@ -47,10 +56,9 @@ function configFor(overrides: Record<string, unknown>) {
 async function registerEveryKind(relay: RelayHandler): Promise<void> {
   await relay.registrations!.ready;
   for (const [name, source] of Object.entries(sources)) {
-    const answer = await relay(
-      new Request(`http://relay.test/api/v1/websites/scan-${name}`, { method: 'PUT', body: JSON.stringify({ source }) }),
-    );
+    const answer = await relay(new Request('http://relay.test/api/v1/websites', { method: 'POST', body: JSON.stringify({ source }) }));
     expect(answer.status, `${name}: ${await answer.clone().text()}`).toBe(201);
+    ids.set(name, ((await answer.json()) as { websiteId: string }).websiteId);
   }
 }
 
@@ -92,7 +100,10 @@ describe('a store of registrations with every kind of source', () => {
       const relay = createRelay({ config, store, registrationStore, now: clock.now, log: () => {} });
       await registerEveryKind(relay);
       for (const name of Object.keys(sources)) {
-        expect((await relay(new Request(`http://relay.test/api/v1/realtime?websiteId=scan-${name}`))).status, name).toBe(200);
+        expect(
+          (await relay(new Request(`http://relay.test/api/v1/realtime?websiteId=${encodeURIComponent(ids.get(name)!)}`))).status,
+          name,
+        ).toBe(200);
       }
       const { text: everything } = await redisContents(redis.url, `${prefix}*`);
       // The records are there, each with its kind in the open and its secrets sealed.
@@ -123,7 +134,10 @@ describe('a store of registrations with every kind of source', () => {
     await restarted.registrations!.ready;
     clock.advance(60_000);
     for (const name of Object.keys(sources)) {
-      expect((await restarted(new Request(`http://relay.test/api/v1/realtime?websiteId=scan-${name}`))).status, name).toBe(200);
+      expect(
+        (await restarted(new Request(`http://relay.test/api/v1/realtime?websiteId=${encodeURIComponent(ids.get(name)!)}`))).status,
+        name,
+      ).toBe(200);
     }
   });
 });

@@ -7,9 +7,8 @@ import { type Answer, answerText, type RelayHarness, startRelayHarness } from '.
 // against the emulator's stand-ins of those services (emulator/src/sources), written from each
 // service's published contract: the real services are not reachable here and were not asked.
 
-/** The emulator knows this site; the relay's config does not. The relay's own id for it is another name. */
+/** The emulator knows this site; the relay's config does not. */
 const SITE = 'not-relayed';
-const RELAY_ID = 'my-shop';
 const TEST_KEYS = [`k1:${btoa('a'.repeat(32))}`];
 type Kind = 'plausible' | 'umami' | 'matomo' | 'ga4' | 'fathom';
 const KINDS: readonly Kind[] = ['plausible', 'umami', 'matomo', 'ga4', 'fathom'];
@@ -38,6 +37,13 @@ function put(harness: RelayHarness, id: string, body: unknown, headers: Record<s
   return harness.request(`/api/v1/websites/${encodeURIComponent(id)}`, { method: 'PUT', headers, body: JSON.stringify(body) });
 }
 
+/** Registers a source under the website ID it makes (issue 35), which the answer names. */
+function post(harness: RelayHarness, body: unknown): Promise<Answer> {
+  return harness.request('/api/v1/websites', { method: 'POST', body: JSON.stringify(body) });
+}
+
+const idOf = (answer: Answer) => (answer.json as { websiteId: string }).websiteId;
+
 function remove(harness: RelayHarness, id: string, init: { bearer?: string; body?: unknown }): Promise<Answer> {
   return harness.request(`/api/v1/websites/${encodeURIComponent(id)}`, {
     method: 'DELETE',
@@ -58,8 +64,10 @@ describe('a registration that names a source', () => {
   it.each(KINDS)('%s: checked with one request to the service, served with its window, its key in no answer', async (kind) => {
     const { harness, store, sources } = await selfServing();
     const source = sources[kind];
-    const created = await put(harness, RELAY_ID, { source });
+    const created = await post(harness, { source });
     expect(created.status, answerText(created)).toBe(201);
+    const websiteId = idOf(created);
+    expect(websiteId.startsWith(`${kind}:`)).toBe(true);
     const shown = (created.json as { source: Record<string, unknown> }).source;
     expect(shown.kind).toBe(kind);
     expect(shown.base).toBe(source.base);
@@ -67,10 +75,10 @@ describe('a registration that names a source', () => {
     const asked = harness.upstreamCalls.length;
     expect(asked).toBeGreaterThanOrEqual(1);
 
-    const served = await harness.get(`?websiteId=${RELAY_ID}`);
+    const served = await harness.get(`?websiteId=${encodeURIComponent(websiteId)}`);
     expect(served.status).toBe(200);
     const report = served.json as { currentVisitors: number; websiteId: string; windowMinutes?: number };
-    expect(report.websiteId).toBe(RELAY_ID);
+    expect(report.websiteId).toBe(websiteId);
     expect(Number.isInteger(report.currentVisitors)).toBe(true);
     // Plausible and Umami count 5 minutes; Matomo and GA4 default to the contract's 3; Fathom does not say.
     expect(report.windowMinutes).toBe(kind === 'plausible' || kind === 'umami' ? 5 : undefined);
@@ -85,7 +93,7 @@ describe('a registration that names a source', () => {
 
   it('refuses secrets named from the environment, saying why, and stores nothing', async () => {
     const { harness, store, sources } = await selfServing();
-    const answer = await put(harness, RELAY_ID, { source: { ...sources.plausible, apiKey: { env: 'PATH' } } });
+    const answer = await post(harness, { source: { ...sources.plausible, apiKey: { env: 'PATH' } } });
     expect(answer.status).toBe(400);
     expect((answer.json as { error: string }).error).toMatch(/source\.apiKey must be the secret itself.*env/);
     expect(harness.upstreamCalls).toHaveLength(0);
@@ -103,7 +111,7 @@ describe('a registration that names a source', () => {
     ['a key with a space', { kind: 'plausible', siteId: 'x', apiKey: 'my key' }, /without spaces/],
   ])('refuses %s with 400 before asking anyone', async (_name, source, message) => {
     const { harness, store } = await selfServing();
-    const answer = await put(harness, RELAY_ID, { source });
+    const answer = await post(harness, { source });
     expect(answer.status).toBe(400);
     expect((answer.json as { error: string }).error).toMatch(message);
     expect(answerText(answer)).not.toContain('pw@');
@@ -113,47 +121,76 @@ describe('a registration that names a source', () => {
 
   it('refuses a key the service refuses (401) and a site it does not know (404), storing nothing', async () => {
     const { harness, store, sources } = await selfServing();
-    const wrongKey = await put(harness, RELAY_ID, { source: { ...sources.plausible, apiKey: 'not-the-key-1234' } });
+    const wrongKey = await post(harness, { source: { ...sources.plausible, apiKey: 'not-the-key-1234' } });
     expect(wrongKey.status).toBe(401);
     expect((wrongKey.json as { error: string }).error).toMatch(/plausible refused this key for the plausible site "not-relayed"/);
     expect(answerText(wrongKey)).not.toContain('not-the-key-1234');
     // Fathom says 404 for a site it does not know (Plausible and Umami say 401, as the key cannot read it).
-    const unknownSite = await put(harness, RELAY_ID, { source: { ...sources.fathom, siteId: 'nobody.example' } });
+    const unknownSite = await post(harness, { source: { ...sources.fathom, siteId: 'nobody.example' } });
     expect(unknownSite.status).toBe(404);
     expect((unknownSite.json as { error: string }).error).toMatch(/fathom does not know the fathom site "nobody.example"/);
     expect((await store.all()).size).toBe(0);
-    expect((await harness.get(`?websiteId=${RELAY_ID}`)).status).toBe(404);
   });
 
-  it('is replaced only through the same site: another site or a token is refused with 409', async () => {
-    const { harness, sources } = await selfServing();
-    expect((await put(harness, RELAY_ID, { source: sources.plausible })).status).toBe(201);
-    expect((await put(harness, RELAY_ID, { source: sources.plausible, allowOrigins: ['https://shop.example'] })).status).toBe(200);
-    // A stranger holding a key for another site (here Fathom's) cannot take the registration over.
-    const otherSite = await put(harness, RELAY_ID, { source: sources.fathom });
-    expect(otherSite.status).toBe(409);
-    expect((otherSite.json as { error: string }).error).toMatch(/registered for plausible site "not-relayed": remove it first/);
-    const byToken = await put(harness, RELAY_ID, {}, { Authorization: 'Bearer tokC-SECRET-0000' });
-    expect(byToken.status).toBe(409);
-    expect((await harness.get(`?websiteId=${RELAY_ID}`)).status).toBe(200);
+  it('is replaced through its own site; a source or a token under another ID is refused with 400 naming the right one', async () => {
+    const { harness, store, sources } = await selfServing();
+    const created = await post(harness, { source: sources.plausible });
+    expect(created.status).toBe(201);
+    const id = idOf(created);
+    expect((await put(harness, id, { source: sources.plausible, allowOrigins: ['https://shop.example'] })).status).toBe(200);
+    // A stranger holding a key for another site (here Fathom's) gets that site's own ID, never this one.
+    const otherSite = await put(harness, id, { source: sources.fathom });
+    expect(otherSite.status).toBe(400);
+    expect((otherSite.json as { error: string }).error).toMatch(/This source's website ID is "fathom:.*not-relayed"/);
+    const byToken = await put(harness, id, {}, { Authorization: 'Bearer tokC-SECRET-0000' });
+    expect(byToken.status).toBe(400);
+    expect((byToken.json as { error: string }).error).toMatch(/names a plausible site: register it with its source \(POST/);
+    const elsewhere = await put(harness, 'my-shop', { source: sources.plausible });
+    expect(elsewhere.status).toBe(400);
+    expect((elsewhere.json as { error: string }).error).toContain(`website ID is "${id}"`);
+    expect([...(await store.all()).keys()]).toEqual([id]);
+    expect((await harness.get(`?websiteId=${encodeURIComponent(id)}`)).status).toBe(200);
   });
 
   it('is removed with its stored key as a Bearer, and not with a wrong one', async () => {
     const { harness, store, sources } = await selfServing();
-    expect((await put(harness, RELAY_ID, { source: sources.fathom })).status).toBe(201);
-    const wrong = await remove(harness, RELAY_ID, { bearer: 'not-the-key-1234' });
+    const created = await post(harness, { source: sources.fathom });
+    expect(created.status).toBe(201);
+    const websiteId = idOf(created);
+    const wrong = await remove(harness, websiteId, { bearer: 'not-the-key-1234' });
     expect(wrong.status).toBe(401);
     expect((await store.all()).size).toBe(1);
-    expect((await remove(harness, RELAY_ID, { bearer: sources.fathom.apiKey as string })).status).toBe(204);
+    expect((await remove(harness, websiteId, { bearer: sources.fathom.apiKey as string })).status).toBe(204);
     expect((await store.all()).size).toBe(0);
   });
 
   it('a GA4 registration, whose JSON key is no Bearer, is removed by sending its source again', async () => {
     const { harness, store, sources } = await selfServing();
-    expect((await put(harness, RELAY_ID, { source: sources.ga4 })).status).toBe(201);
-    expect((await remove(harness, RELAY_ID, { bearer: 'not-the-key-1234' })).status).toBe(401);
-    expect((await remove(harness, RELAY_ID, { body: { source: { ...sources.ga4, propertyId: '2' } } })).status).toBe(401);
-    expect((await remove(harness, RELAY_ID, { body: { source: sources.ga4 } })).status).toBe(204);
+    const created = await post(harness, { source: sources.ga4 });
+    expect(created.status).toBe(201);
+    const websiteId = idOf(created);
+    expect((await remove(harness, websiteId, { bearer: 'not-the-key-1234' })).status).toBe(401);
+    expect((await remove(harness, websiteId, { body: { source: { ...sources.ga4, propertyId: '2' } } })).status).toBe(401);
+    expect((await remove(harness, websiteId, { body: { source: sources.ga4 } })).status).toBe(204);
+    expect((await store.all()).size).toBe(0);
+  });
+});
+
+describe('POST /api/v1/websites', () => {
+  it('refuses a body without a source, another method, and a source too long for an ID, each with what to do, asking no one', async () => {
+    const { harness, store, sources } = await selfServing();
+    const noSource = await post(harness, { allowOrigins: ['https://shop.example'] });
+    expect(noSource.status).toBe(400);
+    expect((noSource.json as { error: string }).error).toMatch(
+      /send \{ "source": .*PUT \/api\/v1\/websites\/\{websiteId\} with Authorization: Bearer/,
+    );
+    const put = await harness.request('/api/v1/websites', { method: 'PUT', body: JSON.stringify({ source: sources.plausible }) });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('POST');
+    const long = await post(harness, { source: { ...sources.plausible, siteId: 's'.repeat(250) } });
+    expect(long.status).toBe(400);
+    expect((long.json as { error: string }).error).toMatch(/too long together: a website ID is at most 256 characters/);
+    expect(harness.upstreamCalls).toHaveLength(0);
     expect((await store.all()).size).toBe(0);
   });
 });
@@ -170,13 +207,18 @@ describe('a source registration under a rotated key', () => {
       Kind,
       Record<string, unknown>
     >;
-    for (const kind of ['umami', 'ga4'] as const) expect((await put(first, `rotated-${kind}`, { source: sources[kind] })).status).toBe(201);
+    const ids: string[] = [];
+    for (const kind of ['umami', 'ga4'] as const) {
+      const created = await post(first, { source: sources[kind] });
+      expect(created.status).toBe(201);
+      ids.push(idOf(created));
+    }
 
     expect(await rotateKeys({ encryptionKeys: [NEW, OLD] }, store)).toEqual({ reencrypted: 2, current: 0, unreadable: [], changed: [] });
     // Only the new key from now on: the records read under it alone.
     current = await startRelayHarness({ config: { selfServe: true, encryptionKeys: [NEW] }, relay: { registrationStore: store } });
-    for (const kind of ['umami', 'ga4'] as const) {
-      const served = await current.get(`?websiteId=rotated-${kind}`);
+    for (const id of ids) {
+      const served = await current.get(`?websiteId=${encodeURIComponent(id)}`);
       expect(served.status, answerText(served)).toBe(200);
     }
     const stored = JSON.stringify([...(await store.all())]);

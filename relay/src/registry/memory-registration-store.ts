@@ -65,8 +65,9 @@ export class MemoryRegistrationStore implements RegistrationStore {
   async takeHourly(counter: string, nowMs: number, limit: number): Promise<BudgetDecision> {
     let budget = this.#budgets.get(counter);
     if (budget?.limit !== limit) {
-      // Bounded: the oldest counter goes first (a requester forgotten can only be let through again once).
-      if (this.#budgets.size >= MAX_COUNTERS) this.#budgets.delete(this.#budgets.keys().next().value as string);
+      // Bounded: the oldest scoped counter goes first (a requester forgotten can only be let through
+      // again once); a relay-wide one (no `:`) never goes, or a flood of addresses would reopen it.
+      if (this.#budgets.size >= MAX_COUNTERS) this.#budgets.delete(oldestScoped(this.#budgets.keys()));
       budget = new RollingHourLimit(limit);
       this.#budgets.set(counter, budget);
     }
@@ -87,4 +88,10 @@ export class MemoryRegistrationStore implements RegistrationStore {
   }
 
   async close(): Promise<void> {}
+}
+
+/** The first counter name with a scope (`attempts:…`, `website:…`); the relay-wide ones are a handful, so few are passed over. */
+function oldestScoped(names: Iterable<string>): string {
+  for (const name of names) if (name.includes(':')) return name;
+  return '';
 }

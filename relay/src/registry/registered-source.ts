@@ -2,21 +2,13 @@ import { isPlainObject } from '../../../server-kit/config-checks.js';
 import { SOURCE_DEFINITIONS } from '../sources/kinds.js';
 import { parseSource } from '../sources/parse-source.js';
 import { SOURCE_KINDS, type SourceKind, type SourceSettings } from '../sources/source.js';
+import { SITE_FIELD } from '../sources/source-website-id.js';
 
 // A registered website's source (issue 32 §5): read from a registration the same way the config reads
 // one, split into what its owner may see and the secrets, which are sealed like a token.
 
 /** What a record and its owner see of a source: its kind and every field but the secrets. */
 export type PublicSource = Readonly<Record<string, string | number>> & { readonly kind: SourceKind };
-
-/** The field that names the site at the service, per kind: a source proves ownership of exactly that site. */
-const SITE_FIELD: Readonly<Record<SourceKind, string>> = {
-  plausible: 'siteId',
-  umami: 'websiteId',
-  matomo: 'siteId',
-  ga4: 'propertyId',
-  fathom: 'siteId',
-};
 
 /** The secret an owner can send as `Authorization: Bearer` to remove a registration (GA4's JSON key cannot be one). */
 const BEARER_SECRET: Readonly<Record<SourceKind, string | null>> = {

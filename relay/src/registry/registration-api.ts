@@ -4,20 +4,29 @@ import { isPlainObject } from '../../../server-kit/config-checks.js';
 import { errorResponse, type ResponseContext } from '../responses.js';
 import type { SourceSettings } from '../sources/source.js';
 import { readRequestedSource } from './registered-source.js';
-import type { Refusal, Registrations } from './registrations.js';
+import { sourceIdOf, WEBSITES_COLLECTION } from './registration-checks.js';
+import type { Refusal, RegistrationRequest, Registrations } from './registrations.js';
 
 /** `PUT`/`DELETE /api/v1/websites/{websiteId}`: the prefix before the id. */
 export const WEBSITES_PATH = '/api/v1/websites/';
 /** A registration's body is a few origins and a source (a service account's JSON key is about 2.4 KB): anything larger is not one. */
 export const MAX_REGISTRATION_BODY_BYTES = 16 * 1024;
 const METHODS = 'PUT, DELETE';
+const COLLECTION_METHODS = 'POST';
+
+/** The registration API's paths: the collection (`POST`) and one website (`PUT`, `DELETE`). */
+export function isRegistrationPath(pathname: string): boolean {
+  return pathname === WEBSITES_COLLECTION || pathname.startsWith(WEBSITES_PATH);
+}
 const BODY_FIELDS = ['allowOrigins', 'hourlyBudget', 'source'];
 
 /**
- * The registration API: `PUT` registers or replaces (`201`/`200`, `{ websiteId, allowOrigins }`),
- * `DELETE` removes (`204`), each with `Authorization: Bearer <token>`; every refusal is the
- * service's `{ "error" }` with its status. Same origin only (no CORS): the owner page and tools
- * such as curl call it, never another site's pages. Nothing here ever echoes the token.
+ * The registration API: `PUT /api/v1/websites/{id}` registers or replaces (`201`/`200`,
+ * `{ websiteId, allowOrigins }`), `DELETE` removes (`204`), each with `Authorization: Bearer
+ * <token>` or a source in the body; `POST /api/v1/websites` registers a source under the ID its
+ * kind and site make, and answers with it. Every refusal is the service's `{ "error" }` with its
+ * status. Same origin only (no CORS): the owner page and tools such as curl call it, never another
+ * site's pages. Nothing here ever echoes the token.
  */
 export async function answerRegistration(
   registrations: Registrations,
@@ -26,6 +35,7 @@ export async function answerRegistration(
   requester: string,
   context: ResponseContext,
 ): Promise<Response> {
+  if (pathname === WEBSITES_COLLECTION) return answerCollection(registrations, request, requester, context);
   const websiteId = readPathId(pathname);
   if (websiteId === null) {
     return errorResponse(400, `The path must be ${WEBSITES_PATH}{websiteId}, the id URL-encoded once`, context);
@@ -53,12 +63,48 @@ export async function answerRegistration(
     const removed = await registrations.remove(websiteId, token, requester, source);
     return removed.outcome === 'removed' ? new FastResponse(null, { status: 204, headers: NO_STORE }) : refused(removed, context);
   }
-  const registered = await registrations.register({ websiteId, token: source === undefined ? token : '', requester, ...body.fields });
-  if (registered.outcome === 'refused') return refused(registered, context);
-  const { allowOrigins, source: shown } = registered.registration;
+  return registered(registrations, { websiteId, token: source === undefined ? token : '', requester, ...body.fields }, context);
+}
+
+/** `POST /api/v1/websites` with a source: registered under the ID it makes, which the answer names. */
+async function answerCollection(
+  registrations: Registrations,
+  request: Request,
+  requester: string,
+  context: ResponseContext,
+): Promise<Response> {
+  const method = request.method.toUpperCase();
+  if (method !== 'POST') {
+    await request.body?.cancel().catch(() => undefined);
+    return errorResponse(
+      405,
+      `Method ${method} is not allowed on ${WEBSITES_COLLECTION}: POST registers a source; PUT and DELETE go to ${WEBSITES_PATH}{websiteId}`,
+      context,
+      { Allow: COLLECTION_METHODS },
+    );
+  }
+  const body = await readBody(request);
+  if ('error' in body) return errorResponse(body.status, body.error, context);
+  const { source } = body.fields;
+  if (source === undefined) {
+    return errorResponse(
+      400,
+      `POST ${WEBSITES_COLLECTION} registers a website by its source: send { "source": { "kind": …, … } }. A website of the realtime API: PUT ${WEBSITES_PATH}{websiteId} with Authorization: Bearer <token>`,
+      context,
+    );
+  }
+  const websiteId = sourceIdOf(source);
+  if (typeof websiteId !== 'string') return refused(websiteId, context);
+  return registered(registrations, { websiteId, token: '', requester, ...body.fields }, context);
+}
+
+async function registered(registrations: Registrations, request: RegistrationRequest, context: ResponseContext): Promise<Response> {
+  const outcome = await registrations.register(request);
+  if (outcome.outcome === 'refused') return refused(outcome, context);
+  const { websiteId, allowOrigins, source: shown } = outcome.registration;
   // Only the source's kind and public fields come back: never its key.
   return new FastResponse(JSON.stringify(shown === null ? { websiteId, allowOrigins } : { websiteId, allowOrigins, source: shown }), {
-    status: registered.outcome === 'created' ? 201 : 200,
+    status: outcome.outcome === 'created' ? 201 : 200,
     headers: { ...NO_STORE, 'Content-Type': 'application/json' },
   });
 }

@@ -32,8 +32,9 @@ export interface RegistrationStore {
   remove(expected: RegistrationRecord): Promise<boolean>;
   /**
    * Counts one event under `counter` in its rolling hour, if `limit` allows it; the whole fleet's,
-   * with a shared store. Counters: `website:{id}` (a registered website's upstream requests),
-   * `attempts` and `attempts:{requester}` (registration attempts).
+   * with a shared store. Counters: `website:{id}` (a registered website's upstream requests), and
+   * those of proofs of ownership (`attempt-limits.ts`). A name without `:` is relay-wide: a store
+   * that bounds how many counters it keeps never evicts one of those.
    */
   takeHourly(counter: string, nowMs: number, limit: number): Promise<BudgetDecision>;
   /** Uncounts the latest event under `counter`: one `takeHourly` counted for something that then did not happen. */

@@ -64,7 +64,6 @@ export class SelfServe {
       store: registrationStore,
       cipher: new TokenCipher(config.encryptionKeys),
       fetchReport: parts.fetchReport,
-      takeRelayBudget: (nowMs) => store.takeBudget(nowMs, config.hourlyBudget),
       // The check's report, kept as a fleet's answer is: the first shopper is served without a second request.
       keepFirstAnswer: async (websiteId, report) => {
         const body = JSON.stringify(report);

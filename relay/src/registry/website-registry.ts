@@ -1,8 +1,8 @@
 import type { RealtimeReport } from '../../../src/contract/report.js';
 import type { RelayConfig } from '../config.js';
 import type { SourceSettings } from '../sources/source.js';
-import { AttemptLimits } from './attempt-limits.js';
-import { holdsStoredToken, isSameOwnership, proofToCheck, storedSource } from './ownership-proof.js';
+import { AttemptLimits, type ProofAttempt } from './attempt-limits.js';
+import { holdsNamedProof, type RemovalProof, removalProof } from './ownership-proof.js';
 import { describeSite, publicPart, secretEnding, secretPart } from './registered-source.js';
 import {
   checkRequest,
@@ -47,6 +47,7 @@ export interface RegistryParts extends ServiceCheckParts {
   readonly keepFirstAnswer: (websiteId: string, report: RealtimeReport) => Promise<void>;
   /** A registered website (new, changed or gone) changed: its served state must follow. */
   readonly onChange: (websiteId: string, registered: RegisteredWebsite | undefined) => void;
+  readonly now: () => number;
   readonly log: (line: string) => void;
 }
 
@@ -65,7 +66,7 @@ export class WebsiteRegistry implements Registrations {
   constructor(parts: RegistryParts) {
     this.#parts = parts;
     this.#staticIds = new Set(parts.config.websites.map((website) => website.id));
-    this.#attempts = new AttemptLimits(parts.store, parts.config.registrationsPerHour, parts.now);
+    this.#attempts = new AttemptLimits(parts.store, parts.config.registrationsPerHour, parts.now, parts.log);
     this.#index = new RegistrationIndex({ ...parts, intervalSeconds: parts.config.interval });
     this.ready = this.#index.ready;
   }
@@ -89,29 +90,31 @@ export class WebsiteRegistry implements Registrations {
     if (malformed) return malformed;
     const { websiteId, token } = request;
     if (this.#staticIds.has(websiteId)) return configured(websiteId);
-    const limited = await this.#attempts.take(request.requester);
-    if (limited) return limited;
+    const attempt = await this.#attempts.admit(request.requester, websiteId);
+    if ('outcome' in attempt) return attempt;
     const existing = await this.#storedRecord(websiteId);
-    if (existing === 'down') return storeDown();
+    if (existing === 'down') return released(attempt, storeDown());
     // As far as this instance knows: a fleet's instances registering at once may pass the cap by a few.
     if (!existing && this.#index.size >= this.#parts.config.maxWebsites) {
-      return refusal(
-        429,
-        `This relay holds its maximum of ${this.#parts.config.maxWebsites} websites; ask its operator to raise maxWebsites`,
+      return released(
+        attempt,
+        refusal(429, `This relay holds its maximum of ${this.#parts.config.maxWebsites} websites; ask its operator to raise maxWebsites`),
       );
     }
-    if (existing && !isSameOwnership(existing, request.source)) {
-      return refusal(
-        409,
-        `"${websiteId}" is registered for ${existing.source ? describeSite(existing.source) : "the realtime API's website"}: remove it first (DELETE with its key), then register it again`,
-      );
+    // The request offers the proof its ID names (checkRequest): whatever is stored, a valid one replaces it.
+    const checked = await checkWithService(this.#parts, attempt, websiteId, token, request.source);
+    if (checked.outcome === 'refused') return settled(attempt, checked);
+    await attempt.release();
+    const own = existing && holdsNamedProof(existing);
+    if (existing && !own) {
+      const held = existing.source ? describeSite(existing.source) : "the realtime API's token";
+      this.#parts.log(`registrations: "${websiteId}" was held by a ${held} its ID does not name; replaced by the proof its ID names`);
     }
-    const checked = await checkWithService(this.#parts, websiteId, token, request.source);
-    if (checked.outcome === 'refused') return checked;
     const record = await this.#sealed(websiteId, token, request.source, {
       allowOrigins: request.allowOrigins ?? null,
       hourlyBudget: request.hourlyBudget ?? DEFAULT_WEBSITE_HOURLY_BUDGET,
-      shop: existing ? existing.shop : null,
+      // A shop bound by whoever held the ID without its proof is no shop of this owner's.
+      shop: own ? existing.shop : null,
     });
     const stored = await this.#compareAndSet(record, existing, `store "${websiteId}"`);
     if (stored !== true) return stored;
@@ -124,19 +127,21 @@ export class WebsiteRegistry implements Registrations {
     if (this.#staticIds.has(websiteId)) return configured(websiteId);
     if (!isWebsiteId(websiteId)) return refusal(400, WEBSITE_ID_SHAPE);
     if (source === undefined && !isToken(token)) return refusal(400, TOKEN_SHAPE);
+    // Every removal is a proof of ownership: counted like a registration, whatever key it offers.
+    const attempt = await this.#attempts.admit(requester, websiteId);
+    if ('outcome' in attempt) return attempt;
     const existing = await this.#storedRecord(websiteId);
-    if (existing === 'down') return storeDown();
-    if (!existing) return refusal(404, `No website "${websiteId}" is registered on this relay`);
-    const stored = await storedSource(this.#parts.cipher, existing);
-    if (!(await holdsStoredToken(this.#parts.cipher, existing, token, stored, source))) {
-      // An owner who rotated the token proves ownership with the new one, which the service accepts now.
-      const proof = proofToCheck(existing, token, stored, source);
-      if (proof === null) return refusal(401, WRONG_TOKEN);
-      const limited = await this.#attempts.take(requester);
-      if (limited) return limited;
-      const checked = await checkWithService(this.#parts, websiteId, token, proof.source);
-      if (checked.outcome === 'refused') return checked.status === 404 || checked.status === 401 ? refusal(401, WRONG_TOKEN) : checked;
+    if (existing === 'down') return released(attempt, storeDown());
+    if (!existing) return released(attempt, refusal(404, `No website "${websiteId}" is registered on this relay`));
+    const proof = await removalProof(this.#parts.cipher, existing, token, source);
+    const wrong = refusal(401, wrongKey(existing, proof));
+    if (proof.by === 'nothing') return settled(attempt, wrong);
+    if (proof.by === 'service') {
+      // An owner who rotated the key proves ownership with the new one, which the service the ID names accepts now.
+      const checked = await checkWithService(this.#parts, attempt, websiteId, token, proof.source);
+      if (checked.outcome === 'refused') return settled(attempt, checked.status === 404 || checked.status === 401 ? wrong : checked);
     }
+    await attempt.release();
     return this.#removeRecord(existing);
   }
 
@@ -264,6 +269,26 @@ function changedMeanwhile(websiteId: string): Refusal {
     409,
     `"${websiteId}" was registered, changed or removed by another request meanwhile; nothing was changed. Look at it again before you retry`,
   );
+}
+
+/** A refusal whose proof was never judged (the store failed, nothing is registered): nothing stays counted. */
+async function released(attempt: ProofAttempt, refused: Refusal): Promise<Refusal> {
+  await attempt.release();
+  return refused;
+}
+
+/** A refusal after the proof was judged: a key refused (401) or a site unknown (404) stays counted as a failure. */
+async function settled(attempt: ProofAttempt, refused: Refusal): Promise<Refusal> {
+  if (refused.status === 401 || refused.status === 404) await attempt.failed();
+  else await attempt.release();
+  return refused;
+}
+
+/** Why a removal's key was refused, naming the service that was asked (or the saved key, when none could be). */
+function wrongKey(existing: RegistrationRecord, proof: RemovalProof): string {
+  const asked = proof.by === 'service' ? (proof.source ? publicPart(proof.source) : null) : existing.source;
+  if (asked === null) return WRONG_TOKEN;
+  return `This key is neither the one saved for "${existing.websiteId}" nor one ${asked.kind} accepts for the ${describeSite(asked)} now: send the saved key as Authorization: Bearer, or the source with its current key in the body`;
 }
 
 function describe(error: unknown): string {

@@ -41,10 +41,12 @@ function describe(live) {
   return 'Live now: ' + count + (live.count === 1 ? ' person' : ' people') + ' on your shop in the last ' + live.windowMinutes + ' minutes (counted at ' + when + ').';
 }
 
-// With a source, its own key proves the site is the shop's: the realtime API's token field goes.
+// With a source, its own key proves the site is the shop's: the realtime API's token field goes,
+// and the website ID is the one the source's kind and site make, which the relay answers with.
 const onKind = (kind) => {
   document.getElementById('token-field').hidden = kind !== '';
   form.token.disabled = kind !== '';
+  form.websiteId.disabled = kind !== '';
 };
 showSourceFields(onKind);
 document.getElementById('source-kind').addEventListener('change', () => showSourceFields(onKind));
@@ -78,7 +80,7 @@ form.addEventListener('submit', async (event) => {
     const source = readSource();
     const saved = await settings(
       'PUT',
-      source === null ? { websiteId: form.websiteId.value, token: form.token.value } : { websiteId: form.websiteId.value, source },
+      source === null ? { websiteId: form.websiteId.value, token: form.token.value } : { source },
     );
     // Write-only: once saved, the token and a source's secrets leave the page; only an API key's last four characters come back.
     form.token.value = '';

@@ -1,5 +1,6 @@
 import { readCappedText } from '../../../server-kit/capped-body.js';
 import { type PublicSource, readRequestedSource } from '../registry/registered-source.js';
+import { sourceIdOf } from '../registry/registration-checks.js';
 import type { Refusal, Registrations } from '../registry/registrations.js';
 import type { SourceSettings } from '../sources/source.js';
 import { jsonResponse } from './json-response.js';
@@ -101,7 +102,11 @@ async function save(request: Request, shop: string, options: SettingsApiOptions)
   } satisfies ShopSettings);
 }
 
-/** `{ "websiteId": string, "token": string }` or `{ "websiteId", "source" }` (issue 32) and nothing else, or what is wrong with it. */
+/**
+ * `{ "websiteId": string, "token": string }` or `{ "source" }` (issue 32), whose website ID is the
+ * one its kind and site make (issue 35: a source proves only that ID; a `websiteId` sent with it
+ * must be that one), and nothing else; or what is wrong with it.
+ */
 function readSettings(text: string): { websiteId: string; token: string; source?: SourceSettings } | string {
   let value: unknown;
   try {
@@ -113,12 +118,16 @@ function readSettings(text: string): { websiteId: string; token: string; source?
     return 'The settings must be a JSON object: { "websiteId": "…", "token": "…" }';
   const { websiteId, token, source, ...rest } = value as Record<string, unknown>;
   if (Object.keys(rest).length > 0) return 'The settings take only websiteId and token (or a source in place of the token)';
-  if (typeof websiteId !== 'string' || websiteId.trim() === '') return 'Enter the website ID';
   if (source !== undefined) {
     // The source's own key proves the site is the shop's, as the token does for the realtime API.
     const read = readRequestedSource(source);
-    return 'message' in read ? read.message : { websiteId: websiteId.trim(), token: '', source: read.source };
+    if ('message' in read) return read.message;
+    const named = sourceIdOf(read.source);
+    if (typeof named !== 'string') return named.message;
+    const given = typeof websiteId === 'string' ? websiteId.trim() : '';
+    return { websiteId: given === '' ? named : given, token: '', source: read.source };
   }
+  if (typeof websiteId !== 'string' || websiteId.trim() === '') return 'Enter the website ID';
   if (typeof token !== 'string' || token.trim() === '') return 'Enter the API token';
   return { websiteId: websiteId.trim(), token: token.trim() };
 }
