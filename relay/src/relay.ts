@@ -40,9 +40,10 @@ import { type WebsiteAnswer, WebsiteCache } from './website-cache.js';
 export type RelayHandler = ((request: Request) => Response | Promise<Response>) & {
   /**
    * The websites owners registered at run time (`selfServe`), for the Shopify app and tests; `ready`
-   * settles once they were first read. Null when the relay serves only its config's.
+   * settles once they were first read; `size` counts the ones this instance serves. Null when the
+   * relay serves only its config's.
    */
-  readonly registrations: (Registrations & { readonly ready: Promise<void> }) | null;
+  readonly registrations: (Registrations & { readonly ready: Promise<void>; readonly size: number }) | null;
 };
 
 export interface RelayOptions {
