@@ -71,7 +71,7 @@ describe('the owner page with a source', () => {
     await page.fill('#source-plausible-siteId', plausible.siteId);
     await page.fill('#source-plausible-apiKey', 'not-the-key-1234');
     await page.fill('#source-plausible-base', plausible.base);
-    expect(await submit(page)).toMatch(/plausible refused this key for the plausible site "not-relayed"/);
+    expect(await submit(page)).toMatch(/Plausible refused the key or the site "not-relayed"/);
     expect(await page.isHidden('#result')).toBe(true);
 
     await page.fill('#source-plausible-apiKey', plausible.apiKey);
