@@ -12,7 +12,8 @@ import { type RelayHarness, startRelayHarness } from './support/relay-harness.js
  * Plausible's documented realtime endpoint); Plausible itself is not reachable here and was not asked.
  */
 const SITE = 'not-relayed';
-const RELAY_ID = 'my-plausible-shop';
+/** A source's website ID on the relay is derived from it: `<kind>:<site>`. */
+const RELAY_ID = `plausible:${SITE}`;
 const KEYS = [`page:${btoa('s'.repeat(32))}`];
 
 let browser: Browser;
@@ -57,7 +58,8 @@ describe('the owner page with a source', () => {
     expect(await page.textContent('fieldset[data-kind="fathom"] .hint')).toMatch(/Every call counts as a pageview on your Fathom plan/);
     await page.selectOption('#source-kind', 'ga4');
     expect(await page.isVisible('#source-ga4-credentials')).toBe(true);
-    await page.fill('#website-id', RELAY_ID);
+    // With a source, the site names the website: no website ID is asked.
+    expect(await page.isVisible('#website-id')).toBe(false);
     await page.fill('#source-ga4-propertyId', '1');
     await page.fill('#source-ga4-credentials', '{ not json');
     expect(await submit(page)).toMatch(/The JSON key is not JSON/);
@@ -66,7 +68,6 @@ describe('the owner page with a source', () => {
 
   it('registers a Plausible website, shows its count over 5 minutes, and keeps the key nowhere', async () => {
     const { page, violations } = await ownerPage();
-    await page.fill('#website-id', RELAY_ID);
     await page.selectOption('#source-kind', 'plausible');
     await page.fill('#source-plausible-siteId', plausible.siteId);
     await page.fill('#source-plausible-apiKey', 'not-the-key-1234');
@@ -82,12 +83,12 @@ describe('the owner page with a source', () => {
 
     const traces = await pageTraces(page, 'source-plausible-apiKey');
     expect(traces.field).toBe('');
-    expect(traces.fetched).toContain(`/api/v1/websites/${RELAY_ID}`);
+    expect(traces.fetched).toContain(`/api/v1/websites/${encodeURIComponent(RELAY_ID)}`);
     for (const [where, text] of Object.entries(traces)) expect(text, where).not.toContain(plausible.apiKey);
     expect(page.url()).toBe(`${harness.relayUrl}/`);
     expect(violations).toEqual([]);
     // The relay serves it as the page said, with the window in the answer.
-    expect((await harness.get(`?websiteId=${RELAY_ID}`)).json).toMatchObject({ websiteId: RELAY_ID, windowMinutes: 5 });
+    expect((await harness.get(`?websiteId=${encodeURIComponent(RELAY_ID)}`)).json).toMatchObject({ websiteId: RELAY_ID, windowMinutes: 5 });
     await page.close();
   });
 });
