@@ -58,7 +58,7 @@ describe('the owner page, in owners’ words', () => {
     expect(await page.getAttribute('#source-plausible-base', 'aria-invalid')).toBe('true');
     expect(await page.inputValue('#source-plausible-siteId')).toBe('shop.example');
     await page.close();
-  });
+  }, 30_000);
 
   it('says why a count of 0 shows nothing yet, shows the state, and removes the website with the same proof', async () => {
     const page = await ownerPage();
@@ -92,7 +92,7 @@ describe('the owner page, in owners’ words', () => {
     await later.waitForFunction(() => /^none/.test(document.getElementById('count')!.textContent ?? ''));
     expect(await later.textContent('#count')).toBe('none: "not-relayed" is not registered on this relay');
     await later.close();
-  });
+  }, 30_000);
 
   it('after too many attempts, says when to try again, from Retry-After', async () => {
     // One attempt an hour for one client: a tenth of 10.
@@ -119,5 +119,5 @@ describe('the owner page, in owners’ words', () => {
     } finally {
       await strict.close();
     }
-  });
+  }, 30_000);
 });

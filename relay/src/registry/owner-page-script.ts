@@ -61,7 +61,7 @@ function proofHeaders(form) {
 }
 // ------------------------------------------------------------------------------------------------
 
-const labelOf = (control) => control.closest('label').firstChild.textContent.trim();
+const labelOf = (control) => control.labels[0].firstChild.textContent.trim();
 const shownControls = () => [...$('register').querySelectorAll('input, textarea')].filter((control) => !control.disabled);
 
 // With a source, its own key proves the website is yours, and its site names it: the realtime API's fields go.

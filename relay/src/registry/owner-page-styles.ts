@@ -2,7 +2,7 @@
 export const OWNER_PAGE_STYLES = `body { font: 16px/1.5 system-ui, sans-serif; margin: 0; color: #1a1a1a; background: #fafafa; }
 main { max-width: 40rem; margin: 2rem auto; padding: 0 1rem; }
 form { display: grid; gap: 0.75rem; }
-label { display: grid; gap: 0.25rem; font-weight: 600; }
+label, .field { display: grid; gap: 0.25rem; font-weight: 600; }
 small { font-weight: 400; color: #555; }
 input, textarea { font: inherit; padding: 0.4rem 0.5rem; border: 1px solid #999; border-radius: 4px; }
 [aria-invalid="true"] { border-color: #b00020; outline: 2px solid #b00020; }

@@ -80,10 +80,12 @@ function html(scriptUrl: string | null): string {
 <p>This relay asks your analytics service for your website's count once a minute and answers every shopper from that one request, so your secret never goes into your pages. <span id="intro-proof">Your API token proves the website is yours</span>; it is kept encrypted and is never shown again.</p>
 <form id="register" autocomplete="off" novalidate>
 ${sourceFieldsHtml()}
-<label id="website-id-field">Website ID <small>(the name your realtime visitors API knows your website by, as in its settings)</small>
-<input id="website-id" required maxlength="256" spellcheck="false" autocapitalize="off"></label>
-<label id="token-field">API token <small>(from the same settings; it proves the website is yours)</small>
-<input id="token" type="password" required maxlength="256" spellcheck="false" autocapitalize="off" autocomplete="off"></label>
+<div class="field" id="website-id-field"><label for="website-id">Website ID</label>
+<small id="website-id-hint">The name your realtime visitors API knows your website by, as in its settings.</small>
+<input id="website-id" aria-describedby="website-id-hint" required maxlength="256" spellcheck="false" autocapitalize="off"></div>
+<div class="field" id="token-field"><label for="token">API token</label>
+<small id="token-hint">From the same settings: it proves the website is yours.</small>
+<input id="token" aria-describedby="token-hint" type="password" required maxlength="256" spellcheck="false" autocapitalize="off" autocomplete="off"></div>
 <label>Your shop's addresses <small>(one per line, like https://shop.example; empty: any site may show the count)</small>
 <textarea id="origins" rows="2" spellcheck="false" autocapitalize="off"></textarea></label>
 <div class="actions">
