@@ -57,6 +57,12 @@ describe('the owner page, in owners’ words', () => {
     );
     expect(await page.getAttribute('#source-plausible-base', 'aria-invalid')).toBe('true');
     expect(await page.inputValue('#source-plausible-siteId')).toBe('shop.example');
+    // Umami takes one of two proofs, and says so.
+    await page.selectOption('#source-kind', 'umami');
+    await page.fill('#source-umami-websiteId', 'a-website');
+    expect(await press(page, 'button[type=submit]')).toBe(
+      'Enter "API key (Umami Cloud)", or "User name (self-hosted)" and "Password (self-hosted)".',
+    );
     await page.close();
   }, 30_000);
 

@@ -116,6 +116,12 @@ function readForm(purpose = 'register') {
       return null;
     }
   }
+  // Umami takes either proof: a Cloud API key, or a self-hosted user and its password.
+  if (source?.kind === 'umami' && purpose !== 'look' && !source.apiKey && !(source.username && source.password)) {
+    const key = $('source-umami-apiKey');
+    fieldProblem(key, 'Enter "' + labelOf(key) + '", or "' + labelOf($('source-umami-username')) + '" and "' + labelOf($('source-umami-password')) + '".');
+    return null;
+  }
   const origins = $('origins').value.split(/\s+/).filter((origin) => origin !== '');
   const wrong = purpose !== 'register' ? undefined : origins.find((origin) => !isOrigin(origin));
   if (wrong !== undefined) {
