@@ -96,6 +96,24 @@ function applySettings(overrides: Record<string, string> = {}): void {
   renderSnippet(chosen());
 }
 
+/** The demo relay: its address, and its own copy of the element as its page gives it (null until read, or when it has none). */
+const RELAY_ADDRESS = new URL('./relay', location.href).href;
+let relayScriptUrl: string | null = null;
+
+/** Reads the script URL the relay's page hands out, so the relay snippet loads the element from the relay itself. */
+async function readRelayScriptUrl(): Promise<void> {
+  const relayPage = new URL('./relay/', location.href);
+  try {
+    const page = new DOMParser().parseFromString(await (await fetch(relayPage)).text(), 'text/html');
+    const content = page.querySelector('meta[name="live-visitors-script"]')?.getAttribute('content');
+    relayScriptUrl = content ? new URL(content, relayPage).href : null;
+  } catch {
+    relayScriptUrl = null;
+  }
+  byId('relay-script-url').textContent = relayScriptUrl ?? 'none: the relay has no copy of the element (run npm start again)';
+  renderSnippet(chosen());
+}
+
 function renderSnippet(values: Record<string, string>): void {
   const attribute = (name: string) => ` ${name}="${values[name]!.replaceAll('&', '&amp;').replaceAll('"', '&quot;')}"`;
   const shown = ATTRIBUTES.filter((name) => values[name] && values[name] !== SNIPPET_DEFAULTS[name]);
@@ -110,7 +128,12 @@ function renderSnippet(values: Record<string, string>): void {
     .filter((name) => name !== 'token' && name !== 'api-base')
     .map(attribute)
     .join('');
-  byId('snippet-relay').textContent = `${script}<live-visitors${relayed} style="${KEPT_LINES}"></live-visitors>`;
+  const relayScript = script.replace(
+    'https://your-cdn.example/live-visitors.js',
+    relayScriptUrl ?? 'https://your-cdn.example/live-visitors.js',
+  );
+  byId('snippet-relay').textContent =
+    `${relayScript}<live-visitors${relayed} api-base="${RELAY_ADDRESS}" style="${KEPT_LINES}"></live-visitors>`;
 }
 
 let offline = false;
@@ -226,6 +249,7 @@ fillLanguages();
 holdout.checked = sessionStorage.getItem('demo-holdout') === 'on';
 holdout.addEventListener('change', () => sessionStorage.setItem('demo-holdout', holdout.checked ? 'on' : 'off'));
 applySettings();
+void readRelayScriptUrl();
 void widget.updateComplete.then(showVariant);
 byId('scenario-note').textContent = SCENARIOS.normal!.note;
 void clearFault().catch(() => {});

@@ -1,8 +1,13 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { NodeHttp1Handler } from 'srvx';
 import { toNodeHandler } from 'srvx/node';
 import type { Plugin } from 'vite';
 import { createEmulator, type EmulatorOptions } from '../emulator/src/index.js';
+import { buildWordPressPlugin } from '../integrations/wordpress/build.js';
+import { writeBundledElement } from '../relay/src/element-files/write-bundled-element.js';
 import { createRelay } from '../relay/src/index.js';
 
 const DEMO_CROWD = 40;
@@ -30,6 +35,8 @@ export function emulatorPlugin(options: EmulatorOptions = {}): Plugin {
         id: `${DEMO_SHOP}-${kind}`,
         source,
       }));
+      // The relay's build step, so the demo relay serves this checkout's element and hands out its own script URL.
+      await writeBundledElement();
       const relay = createRelay({
         config: {
           upstream: 'http://emulator.localhost',
@@ -69,6 +76,7 @@ export function emulatorPlugin(options: EmulatorOptions = {}): Plugin {
           response.writeHead(308, { Location: `${RELAY_PREFIX}/${path.slice(RELAY_PREFIX.length)}` }).end();
         } else if (path.startsWith(`${RELAY_PREFIX}/`)) void handleRelay(request, response);
         else if (path.startsWith('/api/') || path.startsWith('/__emulator/')) void handleService(request, response);
+        else if (path === PLUGIN_ZIP_PATH) sendPluginZip(response);
         else next();
       });
       server.httpServer?.once('close', () => emulator.dispose());
@@ -82,6 +90,30 @@ export function emulatorPlugin(options: EmulatorOptions = {}): Plugin {
       });
     },
   };
+}
+
+/** Where the WordPress tab's download link points. */
+const PLUGIN_ZIP_PATH = '/downloads/live-visitors.zip';
+let pluginZip: string | undefined;
+
+/**
+ * The WordPress plugin's zip, made from this checkout's built element as `npm run build` makes it,
+ * on the first download (the demo's start stays as fast as before), into a folder of its own.
+ */
+function sendPluginZip(response: ServerResponse): void {
+  try {
+    pluginZip ??= buildWordPressPlugin({ zipPath: join(mkdtempSync(join(tmpdir(), 'live-visitors-demo-')), 'live-visitors.zip') }).zipPath;
+    response
+      .writeHead(200, { 'Content-Type': 'application/zip', 'Content-Disposition': 'attachment; filename="live-visitors.zip"' })
+      .end(readFileSync(pluginZip));
+  } catch (error) {
+    pluginZip = undefined;
+    response
+      .writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' })
+      .end(
+        `The plugin's zip could not be made here (${error instanceof Error ? error.message : String(error)}): run npm run build, which writes integrations/wordpress/build/live-visitors.zip.\n`,
+      );
+  }
 }
 
 /** A key for the relay's `encryptionKeys`, `id:base64` of 32 random bytes from Web Crypto. */

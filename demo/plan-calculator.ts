@@ -6,7 +6,7 @@ import { DEFAULT_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS } from '../src/config.js
  * Pure arithmetic first, then the words, then the wiring to the form in demo/index.html.
  */
 
-/** Requests per hour and per token of each plan (realtime-api.md, part 8). */
+/** Requests per hour and per token of each plan (docs/realtime-api.md#plan-limits). */
 export const PLANS = {
   free: { name: 'Free', hourlyLimit: 100 },
   pro: { name: 'Pro', hourlyLimit: 1_000 },

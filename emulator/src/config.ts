@@ -6,7 +6,7 @@ import { BEARER_TOKEN_SYNTAX, MAX_IDENTIFIER_LENGTH } from '../../src/contract/r
 export const PLANS = ['free', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
-/** Requests per hour and per token allowed by each plan (spec part 8). */
+/** Requests per hour and per token allowed by each plan (docs/realtime-api.md#plan-limits). */
 export const HOURLY_REQUEST_LIMITS: Readonly<Record<Plan, number>> = Object.freeze({
   free: 100,
   pro: 1_000,

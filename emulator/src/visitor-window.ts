@@ -1,4 +1,4 @@
-/** Pageviews older than this no longer make a visitor current (spec part 8). */
+/** Pageviews older than this no longer make a visitor current (docs/realtime-api.md#the-answer). */
 export const VISITOR_WINDOW_MS = 3 * 60_000;
 
 // Visitors are grouped by the second of their last pageview, so whole seconds can be

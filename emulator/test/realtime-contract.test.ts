@@ -80,7 +80,7 @@ describe('GET /api/v1/realtime: the report', () => {
   });
 });
 
-describe('GET /api/v1/realtime: errors of spec part 7', () => {
+describe('GET /api/v1/realtime: errors of docs/realtime-api.md', () => {
   it.each([
     ['no Authorization header', undefined],
     ['an unknown token', bearer('not-a-real-token')],

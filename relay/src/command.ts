@@ -2,6 +2,7 @@ import { CommandLineError, parseFlags, type ServerCommand, wholeNumberFlag } fro
 import { REALTIME_PATH } from '../../src/contract/request.js';
 import type { RelayConfig } from './config.js';
 import { relayConfigWarnings } from './config-warnings.js';
+import { DEFAULT_WEBSITE_HOURLY_BUDGET } from './registry/registration-record.js';
 import { loadRelayConfig, startRelayServer } from './server.js';
 
 const USAGE = `Usage: live-visitors-relay --port <n> --config <file>
@@ -45,7 +46,7 @@ export const relayCommand: ServerCommand = {
     if (args === 'help') return 'help';
     const config = await loadRelayConfig(args.configPath, io.env);
     const server = await startRelayServer({ port: args.port, config, log: (line) => io.stderr(`${line}\n`) });
-    return { server, banner: describeRelay(server.url, config), warnings: relayConfigWarnings(config) };
+    return { server, banner: describeRelay(server.url, config, server.registeredAtStart), warnings: relayConfigWarnings(config) };
   },
   stopping: 'finishing answers in flight…',
   stopped: 'Relay stopped.',
@@ -58,20 +59,47 @@ function describeStore({ store, storePrefix }: RelayConfig): string {
   return `${url.protocol}//${url.host}${url.pathname}, keys under "${storePrefix}", shared by the fleet`;
 }
 
-/** Where it listens and what it relays: website ids, never their tokens. */
-function describeRelay(url: string, config: RelayConfig): string {
-  const origins = config.allowOrigins.length === 0 ? 'none (same-origin pages only)' : config.allowOrigins.join(', ');
+/** Where it listens and what it relays (website ids, never their tokens), and what it may spend. */
+export function describeRelay(url: string, config: RelayConfig, registeredAtStart: number | null): string {
   return [
     `live-visitors relay listening on ${url}`,
     `  GET ${url}${REALTIME_PATH}?websiteId=<id>`,
     `Upstream: ${config.upstream}`,
     `Websites: ${config.websites.map((website) => website.id).join(', ') || 'none in the config'}`,
-    ...(config.selfServe ? [`Owners register theirs at ${url}/ (at most ${config.maxWebsites})`] : []),
-    `Allowed origins: ${origins}`,
+    ...(config.selfServe
+      ? [
+          `Registered websites: ${registeredAtStart ?? 0} found in ${describeRegistrations(config)}; ` +
+            `owners register theirs at ${url}/ (at most ${config.maxWebsites})`,
+        ]
+      : []),
+    `Allowed origins: ${describeOrigins(config)}`,
     `Store: ${describeStore(config)}`,
-    `One upstream request per website every ${config.interval} s; last good answer served up to ${config.maxStale} s; ` +
-      `at most ${config.hourlyBudget} upstream requests an hour.`,
+    `One upstream request per website every ${config.interval} s; last good answer served up to ${config.maxStale} s.`,
+    `Budget: at most ${config.hourlyBudget} upstream requests an hour for the whole relay${config.store === 'memory' ? '' : ' (the fleet together)'}; ${describeWebsiteBudget(config)}.`,
     'Press Ctrl+C to stop.',
     '',
   ].join('\n');
+}
+
+/** The config's origins are for the config's websites; a registered website answers the origins its owner chose. */
+function describeOrigins(config: RelayConfig): string {
+  const own = config.allowOrigins.length === 0 ? 'none (same-origin pages only)' : config.allowOrigins.join(', ');
+  if (!config.selfServe) return own;
+  const forConfig = config.websites.length === 0 ? '' : `${own} for the config's websites; `;
+  return `${forConfig}each registered website answers the origins its owner chose (any origin when the owner chose none)`;
+}
+
+/** What one website may take of the budget: one request an interval, and a registered one its owner's hourly budget too. */
+function describeWebsiteBudget(config: RelayConfig): string {
+  const perInterval = Math.ceil(3_600 / config.interval);
+  const one = `a website takes at most one every ${config.interval} s (${perInterval} an hour)`;
+  if (!config.selfServe) return one;
+  return `${one}, and a registered website no more than its owner's hourly budget (${DEFAULT_WEBSITE_HOURLY_BUDGET} unless the owner set another)`;
+}
+
+/** Where registrations are kept, in the operator's words. */
+function describeRegistrations(config: RelayConfig): string {
+  if (config.registrationsFile !== null) return `the file ${config.registrationsFile}`;
+  if (config.store !== 'memory') return 'the shared store';
+  return 'memory (lost on a restart)';
 }

@@ -41,6 +41,11 @@ export interface RelayConfig extends SelfServeConfig {
   readonly shopifyAppSecret: string | null;
   /** The public Shopify app (its admin page, settings API and webhooks, see shopify-app/); null when the relay serves none. */
   readonly shopifyApp: ShopifyAppConfig | null;
+  /**
+   * Where the snippets the relay hands out load `live-visitors.js` from: a CDN's copy; null (the
+   * default) for the relay's own copy, served at `/element/{build}/live-visitors.js`.
+   */
+  readonly scriptUrl: string | null;
 }
 
 /** A config as written in a file or in code: everything but the upstream has a default (websites are required unless selfServe). */
@@ -61,6 +66,7 @@ export const RELAY_DEFAULTS = Object.freeze({
   storeDownBudget: 0,
   shopifyAppSecret: null,
   shopifyApp: null,
+  scriptUrl: null,
   ...SELF_SERVE_DEFAULTS,
 });
 
@@ -94,6 +100,7 @@ const KNOWN_FIELDS = [
   'registrationsFile',
   'registrationsMayBeLost',
   'clientAddressHeader',
+  'scriptUrl',
 ] as const;
 export type RelayConfigField = (typeof KNOWN_FIELDS)[number];
 type WholeNumberField = 'interval' | 'maxStale' | 'hourlyBudget' | 'storeDownBudget' | 'registrationsPerHour' | 'maxWebsites';
@@ -162,6 +169,7 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
     label('clientAddressHeader'),
     issues,
   );
+  const scriptUrl = readScriptUrl(input.scriptUrl ?? RELAY_DEFAULTS.scriptUrl, label('scriptUrl'), issues);
   if (selfServe !== undefined && encryptionKeys && registrationsFile !== undefined && store !== undefined) {
     checkSelfServe({ selfServe, encryptionKeys, registrationsFile, store }, label, issues);
   }
@@ -193,6 +201,7 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
     registrationsMayBeLost: registrationsMayBeLost!,
     clientAddressHeader: clientAddressHeader!,
     shopifyApp: shopifyApp!,
+    scriptUrl: scriptUrl!,
   } as RelayConfig;
   Object.defineProperty(config, 'shopifyAppSecret', { value: shopifyAppSecret ?? null, enumerable: false });
   Object.defineProperty(config, 'encryptionKeys', { value: encryptionKeys, enumerable: false });
@@ -205,6 +214,20 @@ function readShopifyAppSecret(value: unknown, at: string, issues: string[]): str
   const max = CONFIG_LIMITS.maxSecretLength;
   if (typeof value === 'string' && value.length > 0 && value.length <= max && /^[\x21-\x7e]+$/.test(value)) return value;
   issues.push(`${at} must be the Shopify app's client secret: 1 to ${max} printable characters without spaces`);
+  return undefined;
+}
+
+/** An https URL of `live-visitors.js` (shops' pages are https: an http script would be blocked), or null. */
+function readScriptUrl(value: unknown, at: string, issues: string[]): string | null | undefined {
+  if (value === null) return null;
+  try {
+    const url = new URL(String(value).trim());
+    if (typeof value === 'string' && url.protocol === 'https:' && !url.username && !url.password && /\.js$/.test(url.pathname))
+      return url.href;
+  } catch {}
+  issues.push(
+    `${at} must be the https URL of live-visitors.js on a CDN, like "https://cdn.example/live-visitors@0.1.0/live-visitors.js", or null for the relay's own copy (got ${describeValue(value)})`,
+  );
   return undefined;
 }
 

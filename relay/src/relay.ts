@@ -6,9 +6,10 @@ import { MAX_IDENTIFIER_LENGTH, REALTIME_PATH, readWebsiteIdParameter, type Webs
 import rules from '../../src/contract/rules.json' with { type: 'json' };
 import { systemTimers, type Timers } from '../../src/contract/timers.js';
 import { parseRelayConfig, RelayConfigError, type RelayConfigInput, type RelayedWebsite } from './config.js';
+import { ELEMENT_FILES_PATH, ElementFiles } from './element-files/element-files.js';
 import { Redactor } from './redaction.js';
 import { clientAddressReader } from './registry/client-address.js';
-import { answerOwnerPage, isOwnerPagePath } from './registry/owner-page.js';
+import { OwnerPage } from './registry/owner-page.js';
 import { answerRegistration, isRegistrationPath } from './registry/registration-api.js';
 import type { RegistrationStore } from './registry/registration-store.js';
 import type { Registrations } from './registry/registrations.js';
@@ -40,9 +41,10 @@ import { type WebsiteAnswer, WebsiteCache } from './website-cache.js';
 export type RelayHandler = ((request: Request) => Response | Promise<Response>) & {
   /**
    * The websites owners registered at run time (`selfServe`), for the Shopify app and tests; `ready`
-   * settles once they were first read. Null when the relay serves only its config's.
+   * settles once they were first read; `size` counts the ones this instance serves. Null when the
+   * relay serves only its config's.
    */
-  readonly registrations: (Registrations & { readonly ready: Promise<void> }) | null;
+  readonly registrations: (Registrations & { readonly ready: Promise<void>; readonly size: number }) | null;
 };
 
 export interface RelayOptions {
@@ -179,6 +181,9 @@ export function createRelay(options: RelayOptions): RelayHandler {
         })
       : null;
   const clientAddress = options.clientAddress ?? clientAddressReader(config.clientAddressHeader);
+  // The element's own files, so the snippets the relay hands out need no CDN (unless the operator names one).
+  const elementFiles = new ElementFiles();
+  const ownerPage = selfServe ? new OwnerPage(config.scriptUrl ?? elementFiles.scriptPath()) : null;
   function withSecret(token: string): Redactor {
     return new WebsiteRedactor(redactor, token);
   }
@@ -272,13 +277,17 @@ export function createRelay(options: RelayOptions): RelayHandler {
     return [readWebsiteIdParameter(url.searchParams), url.searchParams];
   }
 
-  /** With `selfServe`, the owner page and the registration API (same origin only: no CORS headers); else a 404 naming the one path. */
+  /**
+   * The element's files (any origin); with `selfServe`, the owner page and the registration API
+   * (same origin only: no CORS headers); else a 404 naming the one path.
+   */
   function otherPath(pathname: string, request: Request, context: ResponseContext): Response | Promise<Response> {
+    if (pathname.startsWith(ELEMENT_FILES_PATH)) return elementFiles.answer(pathname, request);
     if (selfServe && isRegistrationPath(pathname)) {
       const requester = clientAddress(request) ?? 'unknown';
       return answerRegistration(selfServe.registry, request, pathname, requester, { cors: {}, withoutBody: context.withoutBody });
     }
-    if (selfServe && isOwnerPagePath(pathname)) return answerOwnerPage(pathname, request);
+    if (ownerPage && OwnerPage.isPath(pathname)) return ownerPage.answer(pathname, request);
     const forShopifyApp = shopifyApp?.(request, pathname);
     if (forShopifyApp) return forShopifyApp;
     return errorResponse(404, `Not found: the relay answers GET ${REALTIME_PATH}?websiteId=…`, context);

@@ -14,7 +14,10 @@ export interface RelayServerOptions extends RelayOptions {
   readonly hostname?: string;
 }
 
-export type RelayServer = NodeServer;
+export interface RelayServer extends NodeServer {
+  /** The registered websites found in their store at start (`selfServe`); null when the relay serves only its config's. */
+  readonly registeredAtStart: number | null;
+}
 
 /** Longer than the upstream timeout, so a browser waiting on the service still gets its answer. */
 const GRACE_MS = 6_000;
@@ -45,8 +48,11 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
       hostname,
       graceMs: GRACE_MS,
     });
+    // Read before the start-up lines are printed, so they say how many registrations a restart found.
+    await relay.registrations?.ready;
     return {
       url: server.url,
+      registeredAtStart: relay.registrations?.size ?? null,
       async close() {
         await server.close();
         await ownStore?.close();

@@ -60,6 +60,7 @@ describe('parseRelayConfig', () => {
       registrationsFile: null,
       registrationsMayBeLost: false,
       clientAddressHeader: null,
+      scriptUrl: null,
       shopifyApp: null,
     });
     expect(config.websites[0]!.token).toBe(TOKEN);
@@ -181,7 +182,7 @@ describe('parseRelayConfig', () => {
     [
       'an unknown field',
       { ...minimal, intervall: 30 },
-      'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget, store, storePrefix, storeDownBudget, shopifyAppSecret, shopifyApp, selfServe, encryptionKeys, registrationsPerHour, maxWebsites, registrationsFile, registrationsMayBeLost, clientAddressHeader)',
+      'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget, store, storePrefix, storeDownBudget, shopifyAppSecret, shopifyApp, selfServe, encryptionKeys, registrationsPerHour, maxWebsites, registrationsFile, registrationsMayBeLost, clientAddressHeader, scriptUrl)',
     ],
   ])('refuses %s', (_name, input, issue) => {
     const issues = issuesOf(() => parseRelayConfig(input, { source: 'relay.json' }));
@@ -229,6 +230,7 @@ describe('environment overrides', () => {
       registrationsFile: null,
       registrationsMayBeLost: false,
       clientAddressHeader: null,
+      scriptUrl: null,
       shopifyApp: null,
     });
     expect(config.websites[0]!.token).toBe(TOKEN);

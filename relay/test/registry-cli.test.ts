@@ -93,7 +93,9 @@ describe('live-visitors-relay rotate-keys', () => {
     };
     const first = await start();
     try {
-      expect(first.run.out()).toContain(`Owners register theirs at ${first.url}/`);
+      expect(first.run.out()).toContain(
+        `Registered websites: 0 found in the file ${registrationsFile}; owners register theirs at ${first.url}/`,
+      );
       const put = await fetch(`${first.url}/api/v1/websites/${OWNER.id}`, {
         method: 'PUT',
         headers: { Authorization: `Bearer ${OWNER.token}` },
@@ -105,6 +107,8 @@ describe('live-visitors-relay rotate-keys', () => {
     }
     const second = await start();
     try {
+      // The restart says what it found before it serves it.
+      expect(second.run.out()).toContain(`Registered websites: 1 found in the file ${registrationsFile}`);
       expect((await fetch(`${second.url}/api/v1/realtime?websiteId=${OWNER.id}`)).status).toBe(200);
       expect(`${first.run.out()}${first.run.err()}${second.run.out()}${second.run.err()}`).not.toContain(OWNER.token);
     } finally {

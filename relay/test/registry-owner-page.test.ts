@@ -51,10 +51,14 @@ describe('the owner page', () => {
     await page.waitForFunction(() => /on your website|not available/.test(document.getElementById('count')!.textContent ?? ''));
     expect(await page.textContent('#count')).toMatch(/^\d+ visitors? on your website$/);
 
-    expect(await page.textContent('#snippet')).toBe(
-      '<script type="module" src="https://cdn.jsdelivr.net/npm/live-visitors@0/dist/live-visitors.js"></script>\n' +
-        `<live-visitors website-id="${OWNED.id}" api-base="${harness.relayUrl}"></live-visitors>`,
+    // The README's snippet with the relay's own copy of the element (owner-page-snippet.test.ts pastes it).
+    expect(await page.textContent('#snippet-head')).toMatch(
+      new RegExp(`script\\.src = '${harness.relayUrl}/element/[^/']+/live-visitors\\.js'`),
     );
+    expect(await page.textContent('#snippet-element')).toBe(
+      `<live-visitors website-id="${OWNED.id}" api-base="${harness.relayUrl}"\n  style="display: block; min-height: 2lh"></live-visitors>`,
+    );
+    expect(await page.textContent('#shown-website-id')).toBe(OWNED.id);
     expect(await page.textContent('#tag-website-id')).toBe(OWNED.id);
     expect(await page.textContent('#tag-api-base')).toBe(harness.relayUrl);
 
@@ -91,13 +95,13 @@ describe('the owner page', () => {
       expect((await page.goto(`${relayAddress}/`))?.status()).toBe(200);
       // The stylesheet applied and the script ran: it answers the empty form in words.
       expect(await page.evaluate(() => getComputedStyle(document.querySelector('main')!).maxWidth)).toBe('640px');
-      expect(await register(page, '', '')).toBe('Enter the website ID and its API token.');
+      expect(await register(page, '', '')).toBe('Enter "Website ID". It is the name your realtime visitors API knows your website by.');
 
       expect(await register(page, OWNED.id, OWNED.token)).toMatch(/^(Registered|Registration updated)\.$/);
       await page.waitForFunction(() => /on your website|not available/.test(document.getElementById('count')!.textContent ?? ''));
       expect(await page.textContent('#count')).toMatch(/^\d+ visitors? on your website$/);
       expect(await page.textContent('#tag-api-base')).toBe(relayAddress);
-      expect(await page.textContent('#snippet')).toContain(`api-base="${relayAddress}"`);
+      expect(await page.textContent('#snippet-element')).toContain(`api-base="${relayAddress}"`);
       const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname));
       expect(fetched).toEqual(
         expect.arrayContaining([
@@ -117,7 +121,13 @@ describe('the owner page', () => {
     const { page } = await ownerPage();
     expect(await register(page, OWNED.id, 'not-the-token-9999')).toMatch(/refused this token/);
     expect(await register(page, 'nobody-knows-it', OWNED.token)).toMatch(/does not know a website "nobody-knows-it"/);
-    expect(await register(page, OWNED.id, OWNED.token, 'https://owner.example/shop')).toMatch(/allowOrigins must list/);
+    expect(await register(page, OWNED.id, OWNED.token, 'https://owner.example/shop')).toBe(
+      '"Your shop\'s addresses": https://owner.example/shop is not an address like https://shop.example (https://, the host, no path and no slash at the end). Correct it, or empty the field to let any site show the count.',
+    );
+    // Nothing typed is lost, and the field at fault is marked.
+    expect(await page.inputValue('#website-id')).toBe(OWNED.id);
+    expect(await page.inputValue('#origins')).toBe('https://owner.example/shop');
+    expect(await page.getAttribute('#origins', 'aria-invalid')).toBe('true');
     expect(await page.isHidden('#result')).toBe(true);
     expect((await harness.get('?websiteId=nobody-knows-it')).status).toBe(404);
     await page.close();

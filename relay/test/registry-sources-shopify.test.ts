@@ -82,7 +82,7 @@ describe('the Shopify app with a source', () => {
     const { relay, store, plausible } = await app();
     const wrong = await settings(relay, 'PUT', { source: { ...plausible, apiKey: 'not-the-key-1234' } });
     expect(wrong.status).toBe(401);
-    expect((wrong.json as { error: string }).error).toMatch(/plausible refused this key/);
+    expect((wrong.json as { error: string }).error).toMatch(/Plausible refused the key or the site/);
     const fromEnvironment = await settings(relay, 'PUT', { source: { ...plausible, apiKey: { env: 'HOME' } } });
     expect(fromEnvironment.status).toBe(400);
     expect((fromEnvironment.json as { error: string }).error).toMatch(/must be the secret itself/);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { serveOnNode } from '../../server-kit/serve.js';
 import { MemoryRegistrationStore } from '../src/registry/memory-registration-store.js';
 import { rotateKeys } from '../src/registry/rotate-keys.js';
 import { type Answer, answerText, type RelayHarness, startRelayHarness } from './support/relay-harness.js';
@@ -123,12 +124,34 @@ describe('a registration that names a source', () => {
     const { harness, store, sources } = await selfServing();
     const wrongKey = await post(harness, { source: { ...sources.plausible, apiKey: 'not-the-key-1234' } });
     expect(wrongKey.status).toBe(401);
-    expect((wrongKey.json as { error: string }).error).toMatch(/plausible refused this key for the plausible site "not-relayed"/);
+    // Plausible answers 401 for a wrong key and a site the key cannot read alike: the owner hears both.
+    expect((wrongKey.json as { error: string }).error).toBe(
+      'Plausible refused the key or the site "not-relayed" (it answers the same for both): check "Stats API key" and "Site domain, as in Plausible"',
+    );
     expect(answerText(wrongKey)).not.toContain('not-the-key-1234');
     // Fathom says 404 for a site it does not know (Plausible and Umami say 401, as the key cannot read it).
     const unknownSite = await post(harness, { source: { ...sources.fathom, siteId: 'nobody.example' } });
     expect(unknownSite.status).toBe(404);
-    expect((unknownSite.json as { error: string }).error).toMatch(/fathom does not know the fathom site "nobody.example"/);
+    expect((unknownSite.json as { error: string }).error).toBe(
+      'Fathom does not know the site "nobody.example": check "Site ID, as in Fathom"',
+    );
+    // Fathom tells a wrong key apart.
+    const fathomKey = await post(harness, { source: { ...sources.fathom, apiKey: 'not-the-key-1234' } });
+    expect((fathomKey.json as { error: string }).error).toBe('Fathom refused the key: copy "API key" again from Fathom');
+    // A wrong address: a server that is not Plausible's API (a bare 404), and one nothing listens on.
+    const website = await serveOnNode(() => new Response('<h1>Not Found</h1>', { status: 404, headers: { 'Content-Type': 'text/html' } }), {
+      port: 0,
+      graceMs: 0,
+    });
+    const elsewhere = await post(harness, { source: { ...sources.plausible, base: website.url } }).finally(() => website.close());
+    expect([elsewhere.status, (elsewhere.json as { error: string }).error]).toEqual([
+      404,
+      `Nothing at "API address" (${website.url}) answers as Plausible's API: check the address`,
+    ]);
+    const nobody = await post(harness, { source: { ...sources.plausible, base: 'http://127.0.0.1:9' } });
+    expect((nobody.json as { error: string }).error).toMatch(
+      /^Plausible could not be reached at "API address" \(http:\/\/127\.0\.0\.1:9\): check the address, or try again later$/,
+    );
     expect((await store.all()).size).toBe(0);
   });
 

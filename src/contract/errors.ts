@@ -24,7 +24,7 @@ export function isRealtimeErrorKind(value: unknown): value is RealtimeErrorKind 
 }
 
 /**
- * The message texts of the spec's part 7, verbatim (the spec shows `<token>` in code formatting).
+ * The message texts of the contract's errors (docs/realtime-api.md#errors), verbatim (the contract shows `<token>` in code formatting).
  * Read-only by type, not `Object.freeze`: a call at module level would keep them in the browser bundle.
  */
 export const SPEC_MESSAGES = {

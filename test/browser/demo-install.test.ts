@@ -74,8 +74,8 @@ describe("the demo's install tabs", () => {
     };
     // The values the tab told the marketer to fill in are the ones the relay's page gives.
     expect(values).toEqual({ websiteId: SMALL_SHOP.id, apiBase: relayAddress });
-    expect(await page.locator('#snippet').textContent()).toContain(
-      `<live-visitors website-id="${SMALL_SHOP.id}" api-base="${relayAddress}">`,
+    expect(await page.locator('#snippet-element').textContent()).toContain(
+      `<live-visitors website-id="${SMALL_SHOP.id}" api-base="${relayAddress}"`,
     );
 
     // What the tag puts in a page: the element with those two values and no token.
@@ -138,7 +138,7 @@ describe("the demo's install tabs", () => {
 
     // The snippet tab keeps the snippet generator: it follows the settings form.
     await page.getByRole('tab', { name: 'Snippet' }).click();
-    await page.getByLabel('Hide below (min)').fill('5');
+    await page.getByLabel('Show it from (shoppers on the site)').fill('5');
     await expect.poll(() => page.locator('#snippet-relay').textContent()).toContain(' min="5"');
     expect(await readTabs(page)).toMatchObject({ selected: ['Snippet'], shown: ['Snippet'] });
     expect(TABS).toEqual(await page.locator('.install [role="tab"]').allTextContents());

@@ -65,8 +65,14 @@ describe('the demo of `npm start` in headless Chromium', () => {
   it("the snippets to paste are the README's: its script for the <head>, and the element with the lines kept for it", async () => {
     const page = await demo.browser.newPage();
     await page.goto(`${demo.origin}/`);
-    const { script, elementStyle } = readmeSnippet(README_SCRIPT_URL);
-    for (const id of ['snippet', 'snippet-relay']) {
+    // The relay snippet loads the element from the demo relay itself (demo-install-actions.test.ts).
+    await expect.poll(() => page.locator('#relay-script-url').textContent()).toMatch(/^http/);
+    const relayScriptUrl = (await page.locator('#relay-script-url').textContent())!;
+    for (const [id, scriptUrl] of [
+      ['snippet', README_SCRIPT_URL],
+      ['snippet-relay', relayScriptUrl],
+    ] as const) {
+      const { script, elementStyle } = readmeSnippet(scriptUrl);
       const text = (await page.locator(`#${id}`).textContent()) ?? '';
       expect(collapseWhitespace(text)).toContain(collapseWhitespace(script));
       expect(text).toMatch(new RegExp(`<live-visitors [^>]*style="${elementStyle}"></live-visitors>`));

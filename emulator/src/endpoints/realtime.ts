@@ -30,7 +30,7 @@ export class RealtimeEndpoint {
   readonly #websites: readonly KnownWebsite[];
   readonly #visitors: ReadonlyMap<string, VisitorWindow>;
   readonly #now: () => number;
-  // Per website, as a token belongs to exactly one (spec part 5); created by its first request.
+  // Per website, as a token belongs to exactly one (docs/realtime-api.md#the-request); created by its first request.
   readonly #limits = new Map<string, RollingHourLimit>();
 
   constructor(options: RealtimeEndpointOptions) {

@@ -9,11 +9,15 @@
 interface FieldSpec {
   readonly field: string;
   readonly label: string;
+  /** Said after the label, smaller: what to enter, an example. */
+  readonly note?: string;
   /** Written only, never shown again. */
   readonly secret?: boolean;
   /** A service account's JSON key: several lines, read as JSON. */
   readonly json?: boolean;
   readonly optional?: boolean;
+  /** The field that names the site at the service (the website's ID on this relay is derived from it). */
+  readonly site?: boolean;
 }
 
 interface KindSpec {
@@ -22,11 +26,16 @@ interface KindSpec {
   /** Where the owner creates the key and the least it needs, in a sentence or two. */
   readonly hint: string;
   readonly fields: readonly FieldSpec[];
+  /** Whether the service answers a wrong key and a key that may not read the site differently (else the owner hears "the key or the site"). */
+  readonly tellsKeyFromSite: boolean;
+  /** The secret that proves ownership, in the owner's words, for the page's introduction. */
+  readonly proof: string;
 }
 
 const BASE = (example: string): FieldSpec => ({
   field: 'base',
-  label: `API address (only if not the public service, like ${example})`,
+  label: 'API address',
+  note: `only if not the public service, like ${example}`,
   optional: true,
 });
 
@@ -34,9 +43,12 @@ const KINDS: readonly KindSpec[] = [
   {
     kind: 'plausible',
     name: 'Plausible',
+    // Plausible answers 401 "Invalid API key or site ID" for both.
+    tellsKeyFromSite: false,
+    proof: 'Plausible Stats API key',
     hint: 'Create a Stats API key in Plausible: your account settings › API keys. The count is unique visitors in the last 5 minutes.',
     fields: [
-      { field: 'siteId', label: 'Site domain, as in Plausible' },
+      { field: 'siteId', label: 'Site domain, as in Plausible', site: true },
       { field: 'apiKey', label: 'Stats API key', secret: true },
       BASE('https://plausible.shop.example'),
     ],
@@ -44,9 +56,12 @@ const KINDS: readonly KindSpec[] = [
   {
     kind: 'umami',
     name: 'Umami',
+    // Umami answers 401 for a website the credential may not view, or that does not exist.
+    tellsKeyFromSite: false,
+    proof: 'Umami API key (or view-only user)',
     hint: "Umami Cloud: Settings › API keys. Self-hosted: leave the key empty and enter a view-only user and its password, and your Umami's API address ending in /api. The count is visitors in the last 5 minutes.",
     fields: [
-      { field: 'websiteId', label: 'Website ID, as in Umami' },
+      { field: 'websiteId', label: 'Website ID, as in Umami', site: true },
       { field: 'apiKey', label: 'API key (Umami Cloud)', secret: true, optional: true },
       { field: 'username', label: 'User name (self-hosted)', optional: true },
       { field: 'password', label: 'Password (self-hosted)', secret: true, optional: true },
@@ -56,32 +71,67 @@ const KINDS: readonly KindSpec[] = [
   {
     kind: 'matomo',
     name: 'Matomo',
+    tellsKeyFromSite: false,
+    proof: 'Matomo auth token',
     hint: 'Create an auth token in Matomo: Administration › Personal › Security › Auth tokens, for a user with view access to this site only.',
     fields: [
-      { field: 'base', label: "Your Matomo's address, like https://matomo.shop.example" },
-      { field: 'siteId', label: 'Site ID (a number)' },
+      { field: 'base', label: "Your Matomo's address", note: 'like https://matomo.shop.example' },
+      { field: 'siteId', label: 'Site ID', note: 'a number', site: true },
       { field: 'tokenAuth', label: 'Auth token', secret: true },
     ],
   },
   {
     kind: 'ga4',
     name: 'Google Analytics 4',
+    // Google answers 401 for a bad key and 403 or 404 for a property the account may not read.
+    tellsKeyFromSite: true,
+    proof: "service account's JSON key",
     hint: "Create a service account and a JSON key in the Google Cloud console (IAM › Service accounts › Keys), turn on the Google Analytics Data API, and add the account's e-mail as a Viewer in GA4's Property access management.",
     fields: [
-      { field: 'propertyId', label: 'Property ID (a number, not the G-… measurement ID)' },
-      { field: 'credentials', label: "The service account's JSON key (paste the whole file)", secret: true, json: true },
+      { field: 'propertyId', label: 'Property ID', note: 'a number, not the G-… measurement ID', site: true },
+      { field: 'credentials', label: "Service account's JSON key", note: 'paste the whole file', secret: true, json: true },
     ],
   },
   {
     kind: 'fathom',
     name: 'Fathom',
+    // Fathom answers 401 for a bad key and 404 for a site it does not know.
+    tellsKeyFromSite: true,
+    proof: 'Fathom API key',
     hint: 'Create an API key in Fathom: Settings › API, read-only for this site. Every call counts as a pageview on your Fathom plan: the relay asks once per interval, not once per shopper.',
     fields: [
-      { field: 'siteId', label: 'Site ID, as in Fathom' },
+      { field: 'siteId', label: 'Site ID, as in Fathom', site: true },
       { field: 'apiKey', label: 'API key', secret: true },
     ],
   },
 ];
+
+/** What the owner page and the registration's refusals call a kind and its fields: the form's own labels. */
+export interface SourceWords {
+  readonly name: string;
+  readonly proof: string;
+  readonly hint: string;
+  readonly tellsKeyFromSite: boolean;
+  /** Field name to its label, as the form shows it. */
+  readonly labels: Readonly<Record<string, string>>;
+  /** The field that names the site, and the form's field for the API address (every kind has one, shown or not). */
+  readonly siteField: string;
+}
+
+/** Each kind's words, for the page's script (as JSON) and the relay's refusals. */
+export const SOURCE_WORDS: Readonly<Record<string, SourceWords>> = Object.fromEntries(
+  KINDS.map(({ kind, name, proof, hint, tellsKeyFromSite, fields }) => [
+    kind,
+    {
+      name,
+      proof,
+      hint,
+      tellsKeyFromSite,
+      labels: Object.fromEntries([['base', 'API address'], ...fields.map((spec) => [spec.field, spec.label])]),
+      siteField: fields.find((spec) => spec.site)!.field,
+    },
+  ]),
+);
 
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
@@ -93,7 +143,8 @@ function fieldHtml(kind: string, spec: FieldSpec): string {
   const control = spec.json
     ? `<textarea ${common} data-secret data-json rows="4"></textarea>`
     : `<input ${common}${spec.secret ? ' type="password" data-secret' : ''} maxlength="2048">`;
-  return `<label>${escapeHtml(spec.label)} ${control}</label>`;
+  const note = spec.note ? ` <small>(${escapeHtml(spec.note)})</small>` : '';
+  return `<label>${escapeHtml(spec.label)}${note} ${control}</label>`;
 }
 
 /** The choice and every kind's fields, the realtime API's token field left to the page around it. */
