@@ -52,7 +52,7 @@ export const RELAY_DEFAULTS = Object.freeze({
   // The service's own client examples poll once a minute, and so does the widget.
   interval: rules.defaultIntervalSeconds,
   maxStale: rules.defaultMaxStaleSeconds,
-  // The Free plan's hourly limit: a fresh install cannot overspend any plan.
+  // The Free plan's hourly limit: a fresh install cannot overspend any plan. With selfServe, see selfServeHourlyBudget.
   hourlyBudget: rules.defaultHourlyBudget,
   store: 'memory',
   storePrefix: 'live-visitors-relay:',
@@ -98,6 +98,16 @@ const KNOWN_FIELDS = [
 export type RelayConfigField = (typeof KNOWN_FIELDS)[number];
 type WholeNumberField = 'interval' | 'maxStale' | 'hourlyBudget' | 'storeDownBudget' | 'registrationsPerHour' | 'maxWebsites';
 
+/**
+ * A self-serving relay's default `hourlyBudget`: every website it may hold (its own and
+ * `maxWebsites` registered ones) asked once per interval. Each registered website keeps its own
+ * budget (one Free plan's 100 by default); the relay's is the operator's cap over them all, and
+ * one plan's 100 as that cap would leave all but a handful of a thousand shops unserved.
+ */
+export function selfServeHourlyBudget(websites: number, intervalSeconds: number): number {
+  return Math.min(CONFIG_LIMITS.maxHourlyBudget, websites * Math.ceil(3_600 / intervalSeconds));
+}
+
 /** Every problem of a relay config at once, each naming its field (and the variable it came from). Never a token. */
 export class RelayConfigError extends ConfigError {
   override name = 'RelayConfigError';
@@ -141,7 +151,6 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
     readWholeNumber(input[field] ?? RELAY_DEFAULTS[field], label(field), unit, max, issues, min);
   const interval = wholeNumber('interval', 'seconds', CONFIG_LIMITS.maxInterval);
   const maxStale = wholeNumber('maxStale', 'seconds', CONFIG_LIMITS.maxMaxStale);
-  const hourlyBudget = wholeNumber('hourlyBudget', 'requests', CONFIG_LIMITS.maxHourlyBudget);
   const store = readStore(input.store ?? RELAY_DEFAULTS.store, label('store'), issues);
   const storePrefix = readStorePrefix(input.storePrefix ?? RELAY_DEFAULTS.storePrefix, label('storePrefix'), issues);
   const storeDownBudget = wholeNumber('storeDownBudget', 'requests', CONFIG_LIMITS.maxHourlyBudget, 0);
@@ -151,6 +160,16 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
   const encryptionKeys = readEncryptionKeys(input.encryptionKeys ?? RELAY_DEFAULTS.encryptionKeys, label('encryptionKeys'), issues);
   const registrationsPerHour = wholeNumber('registrationsPerHour', 'attempts', SELF_SERVE_LIMITS.maxRegistrationsPerHour);
   const maxWebsites = wholeNumber('maxWebsites', 'websites', SELF_SERVE_LIMITS.maxWebsites);
+  const hourlyBudget = readWholeNumber(
+    input.hourlyBudget ??
+      (selfServe && interval !== undefined && maxWebsites !== undefined
+        ? selfServeHourlyBudget((websites?.length ?? 0) + maxWebsites, interval)
+        : RELAY_DEFAULTS.hourlyBudget),
+    label('hourlyBudget'),
+    'requests',
+    CONFIG_LIMITS.maxHourlyBudget,
+    issues,
+  );
   const registrationsFile = readRegistrationsFile(input.registrationsFile ?? null, label('registrationsFile'), issues);
   const registrationsMayBeLost = readBoolean(
     input.registrationsMayBeLost ?? RELAY_DEFAULTS.registrationsMayBeLost,
