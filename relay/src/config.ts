@@ -35,6 +35,12 @@ export interface RelayConfig extends SelfServeConfig {
   /** Upstream requests one instance may send on its own in an hour while the shared store is unreachable. */
   readonly storeDownBudget: number;
   /**
+   * Origins besides each service's public API that registered sources may name (`base`, GA4's
+   * `token_uri`): a shop's self-hosted Matomo, say. The operator's choice, never a registrant's;
+   * the config's own sources may name any address.
+   */
+  readonly sourceBases: readonly string[];
+  /**
    * The Shopify app's client secret, which signs its App Proxy requests; null when no website is a
    * Shopify shop. Not enumerable on parsed configs, like the tokens.
    */
@@ -59,6 +65,8 @@ export const RELAY_DEFAULTS = Object.freeze({
   // Without the store no instance knows what the others spent: by default none asks alone, so the
   // fleet can never pass its budget; the last good answer is served until maxStale.
   storeDownBudget: 0,
+  // Registrants may name only each service's public API until the operator lists more.
+  sourceBases: Object.freeze([] as string[]),
   shopifyAppSecret: null,
   shopifyApp: null,
   ...SELF_SERVE_DEFAULTS,
@@ -85,6 +93,7 @@ const KNOWN_FIELDS = [
   'store',
   'storePrefix',
   'storeDownBudget',
+  'sourceBases',
   'shopifyAppSecret',
   'shopifyApp',
   'selfServe',
@@ -154,6 +163,7 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
   const store = readStore(input.store ?? RELAY_DEFAULTS.store, label('store'), issues);
   const storePrefix = readStorePrefix(input.storePrefix ?? RELAY_DEFAULTS.storePrefix, label('storePrefix'), issues);
   const storeDownBudget = wholeNumber('storeDownBudget', 'requests', CONFIG_LIMITS.maxHourlyBudget, 0);
+  const sourceBases = readSourceBases(input.sourceBases ?? RELAY_DEFAULTS.sourceBases, label('sourceBases'), issues);
   const shopifyAppSecret = readShopifyAppSecret(input.shopifyAppSecret ?? null, label('shopifyAppSecret'), issues);
   const shopifyApp = readShopifyApp(input.shopifyApp ?? null, label('shopifyApp'), issues);
   if (shopifyApp !== undefined && shopifyAppSecret !== undefined) checkShopifyApp(shopifyApp, shopifyAppSecret, selfServe === true, issues);
@@ -205,6 +215,7 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
     store: store!,
     storePrefix: storePrefix!,
     storeDownBudget: storeDownBudget!,
+    sourceBases: sourceBases!,
     selfServe: selfServe!,
     registrationsPerHour: registrationsPerHour!,
     maxWebsites: maxWebsites!,
@@ -285,6 +296,23 @@ function readOrigins(value: unknown, at: string, issues: string[]): readonly str
     } else if (!isOrigin(origin)) {
       issues.push(
         `${at}[${index}] must be an origin like "https://shop.example": scheme, host and port only, no path or trailing slash (got ${describeValue(origin)})`,
+      );
+    }
+  });
+  return issues.length > before ? undefined : Object.freeze([...(value as string[])]);
+}
+
+/** Origins a registered source may name besides the public APIs: each an exact http(s) origin, at most 100. */
+function readSourceBases(value: unknown, at: string, issues: string[]): readonly string[] | undefined {
+  if (!Array.isArray(value) || value.length > 100) {
+    issues.push(`${at} must be a list of at most 100 origins like ["https://matomo.shop.example"]`);
+    return undefined;
+  }
+  const before = issues.length;
+  value.forEach((origin: unknown, index) => {
+    if (!isOrigin(origin)) {
+      issues.push(
+        `${at}[${index}] must be an origin like "https://matomo.shop.example": scheme, host and port only, no path or trailing slash (got ${describeValue(origin)})`,
       );
     }
   });

@@ -174,7 +174,10 @@ describe('a source registration under a rotated key', () => {
 
     expect(await rotateKeys({ encryptionKeys: [NEW, OLD] }, store)).toEqual({ reencrypted: 2, current: 0, unreadable: [] });
     // Only the new key from now on: the records read under it alone.
-    current = await startRelayHarness({ config: { selfServe: true, encryptionKeys: [NEW] }, relay: { registrationStore: store } });
+    current = await startRelayHarness({
+      config: { selfServe: true, encryptionKeys: [NEW], sourceBases: [first.emulator.url] },
+      relay: { registrationStore: store },
+    });
     for (const kind of ['umami', 'ga4'] as const) {
       const served = await current.get(`?websiteId=rotated-${kind}`);
       expect(served.status, answerText(served)).toBe(200);

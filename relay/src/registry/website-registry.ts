@@ -1,6 +1,7 @@
 import type { RealtimeReport } from '../../../src/contract/report.js';
 import type { RelayConfig } from '../config.js';
 import type { SourceSettings } from '../sources/source.js';
+import { RefusalLog, SourceAddressPolicy } from '../sources/source-address-policy.js';
 import { AttemptLimits } from './attempt-limits.js';
 import { holdsStoredToken, isSameOwnership, proofToCheck, storedSource } from './ownership-proof.js';
 import { describeSite, publicPart, secretEnding, secretPart } from './registered-source.js';
@@ -18,7 +19,15 @@ import {
 import { type RegisteredWebsite, RegistrationIndex } from './registration-index.js';
 import { DEFAULT_WEBSITE_HOURLY_BUDGET, type RegistrationRecord, readRegistrationRecord, viewOf } from './registration-record.js';
 import type { RegistrationStore } from './registration-store.js';
-import type { BindOutcome, RegisterOutcome, RegistrationRequest, Registrations, RegistrationView, RemoveOutcome } from './registrations.js';
+import type {
+  BindOutcome,
+  Refusal,
+  RegisterOutcome,
+  RegistrationRequest,
+  Registrations,
+  RegistrationView,
+  RemoveOutcome,
+} from './registrations.js';
 import { checkWithService, type ServiceCheckParts } from './service-check.js';
 import type { TokenCipher } from './token-cipher.js';
 
@@ -26,7 +35,10 @@ import type { TokenCipher } from './token-cipher.js';
 export type { RegisteredWebsite } from './registration-index.js';
 
 export interface RegistryParts extends ServiceCheckParts {
-  readonly config: Pick<RelayConfig, 'websites' | 'interval' | 'registrationsPerHour' | 'maxWebsites' | 'encryptionKeys' | 'selfServe'>;
+  readonly config: Pick<
+    RelayConfig,
+    'websites' | 'interval' | 'registrationsPerHour' | 'maxWebsites' | 'encryptionKeys' | 'selfServe' | 'sourceBases'
+  >;
   readonly store: RegistrationStore;
   readonly cipher: TokenCipher;
   /** Keeps the report the check fetched as the website's first answer, so its first shopper costs no second request. */
@@ -45,6 +57,8 @@ export class WebsiteRegistry implements Registrations {
   readonly #staticIds: ReadonlySet<string>;
   readonly #index: RegistrationIndex;
   readonly #attempts: AttemptLimits;
+  readonly #addresses: SourceAddressPolicy;
+  readonly #refusals: RefusalLog;
   /** Settles once the registrations were first read (or failed to be): until then a miss is not yet a 404. */
   readonly ready: Promise<void>;
 
@@ -52,6 +66,8 @@ export class WebsiteRegistry implements Registrations {
     this.#parts = parts;
     this.#staticIds = new Set(parts.config.websites.map((website) => website.id));
     this.#attempts = new AttemptLimits(parts.store, parts.config.registrationsPerHour, parts.now);
+    this.#addresses = new SourceAddressPolicy(parts.config.sourceBases);
+    this.#refusals = new RefusalLog(parts.log, parts.now);
     this.#index = new RegistrationIndex({ ...parts, intervalSeconds: parts.config.interval });
     this.ready = this.#index.ready;
   }
@@ -73,6 +89,8 @@ export class WebsiteRegistry implements Registrations {
   async register(request: RegistrationRequest): Promise<RegisterOutcome> {
     const malformed = checkRequest(request);
     if (malformed) return malformed;
+    const misdirected = this.#misdirected(request.source);
+    if (misdirected) return misdirected;
     const { websiteId, token } = request;
     if (this.#staticIds.has(websiteId)) return configured(websiteId);
     const limited = await this.#attempts.take(request.requester);
@@ -114,6 +132,8 @@ export class WebsiteRegistry implements Registrations {
     if (this.#staticIds.has(websiteId)) return configured(websiteId);
     if (!isWebsiteId(websiteId)) return refusal(400, WEBSITE_ID_SHAPE);
     if (source === undefined && !isToken(token)) return refusal(400, TOKEN_SHAPE);
+    const misdirected = this.#misdirected(source);
+    if (misdirected) return misdirected;
     const existing = await this.#storedRecord(websiteId);
     if (existing === 'down') return storeDown();
     if (!existing) return refusal(404, `No website "${websiteId}" is registered on this relay`);
@@ -186,6 +206,14 @@ export class WebsiteRegistry implements Registrations {
     }
     this.#index.forget(websiteId);
     return { outcome: 'removed' };
+  }
+
+  /** A 400 for a source whose addresses the operator did not choose (issue 35), before any request; null for any other. */
+  #misdirected(source: SourceSettings | undefined): Refusal | null {
+    const refused = source && this.#addresses.refusal(source);
+    if (!refused) return null;
+    this.#refusals.refused(`a registration's ${source.kind} source`);
+    return refusal(400, refused);
   }
 
   /** The stored record, checked; null when there is none; 'down' when the store failed. */

@@ -69,6 +69,8 @@ export const defaultRelayConfig = (upstream: string, overrides: Partial<RelayCon
   interval: 60,
   maxStale: 600,
   hourlyBudget: 1_000,
+  // The emulator stands in for every source's service, on loopback: listed as an operator lists a shop's own Matomo.
+  sourceBases: [new URL(upstream).origin],
   ...overrides,
 });
 
