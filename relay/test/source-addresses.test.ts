@@ -110,6 +110,18 @@ describe("a registrant's source address", () => {
     expect(hostile.requests).toEqual([]);
   });
 
+  it('logs the refusals above in one line a minute, never with a key or the address', () => {
+    const lines = relay.process
+      .err()
+      .split('\n')
+      .filter((line) => line.includes("refused a registration's"));
+    expect(lines).toEqual([
+      "[live-visitors-relay] sources: refused a registration's plausible source: not a service's public API nor listed in sourceBases",
+    ]);
+    expect(relay.process.err()).not.toContain('plausible-key-0000');
+    expect(relay.process.err()).not.toContain(String(hostile.port));
+  });
+
   it('an origin the operator listed is registered and served', async () => {
     const answer = await register(relay, 'listed', (await sourcesFor(standIns)).plausible);
     expect(answer.status).toBe(201);
