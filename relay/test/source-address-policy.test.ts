@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { BlockList } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AddressClass, classifyHost } from '../src/sources/address-class.js';
 import { sourceAddressFetch, sourceAddressLookup } from '../src/sources/source-address-lookup.js';
-import { type AddressClass, classifyHost, RefusalLog, SourceAddressPolicy } from '../src/sources/source-address-policy.js';
+import { RefusalLog, SourceAddressPolicy } from '../src/sources/source-address-policy.js';
 
 /**
  * Issue 35 finding 1, the address policy itself: the classifier (hosts as WHATWG URL parsing

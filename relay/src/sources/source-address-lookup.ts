@@ -2,7 +2,8 @@ import { promises as dns, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { FetchFunction } from '../upstream.js';
-import { classifyHost, type RefusalLog, refusedAddressError, type SourceAddressPolicy } from './source-address-policy.js';
+import { classifyHost } from './address-class.js';
+import { type RefusalLog, refusedAddressError, type SourceAddressPolicy } from './source-address-policy.js';
 
 /** A resolver: every address a host name has now (the system's, through `dns.lookup`, unless a test's fake answers). */
 export type Resolve = (hostname: string) => Promise<readonly LookupAddress[]>;
