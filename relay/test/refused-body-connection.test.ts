@@ -5,36 +5,45 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisServer, startRedisServer } from './support/redis-server.js';
 import { type RelayInstance, startInstance, stopInstance } from './support/relay-processes.js';
 
 /**
  * Issue 35 finding 8: a body over the registration API's cap is answered 413 early, and the
  * client's next request on that connection must not meet a reset or a hang. Run against the relay
- * as a process (file store), asked by Node's own fetch (undici, which reuses connections) and by curl.
+ * as a process, on the file store and on a real Redis, asked by Node's own fetch (undici, which
+ * reuses connections) and by curl.
  */
 
 const ONE_MEGABYTE = 'x'.repeat(1024 * 1024);
 const WEBSITES = '/api/v1/websites/big-body';
 
 let folder: string;
+let redis: RedisServer;
+const relays = new Map<string, RelayInstance>();
 let relay: RelayInstance;
 
 beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'relay-413-'));
-  const config = {
-    // Nothing here reaches a service: every request is refused before any would be sent.
-    upstream: 'http://127.0.0.1:9',
-    websites: [],
-    selfServe: true,
-    encryptionKeys: [`k1:${btoa('a'.repeat(32))}`],
-    registrationsFile: join(folder, 'registrations.json'),
-  };
-  await writeFile(join(folder, 'relay.json'), JSON.stringify(config));
-  relay = await startInstance(join(folder, 'relay.json'));
+  [folder, redis] = await Promise.all([mkdtemp(join(tmpdir(), 'relay-413-')), startRedisServer()]);
+  const backends = { 'the file store': { registrationsFile: join(folder, 'registrations.json') }, Redis: { store: redis.url } };
+  for (const [name, backend] of Object.entries(backends)) {
+    const config = {
+      // Nothing here reaches a service: every request is refused before any would be sent.
+      upstream: 'http://127.0.0.1:9',
+      websites: [],
+      selfServe: true,
+      encryptionKeys: [`k1:${btoa('a'.repeat(32))}`],
+      ...backend,
+    };
+    const path = join(folder, `${name.replace(/\W/g, '')}.json`);
+    await writeFile(path, JSON.stringify(config));
+    relays.set(name, await startInstance(path));
+  }
 }, 60_000);
 
 afterAll(async () => {
-  if (relay) await stopInstance(relay);
+  await Promise.all([...relays.values()].map(stopInstance));
+  await redis?.close();
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 
@@ -50,7 +59,11 @@ async function outcome(path: string, init: RequestInit = {}): Promise<number | s
   }
 }
 
-describe('a body over the cap', () => {
+describe.each(['the file store', 'Redis'])('a body over the cap, on %s', (backend) => {
+  beforeAll(() => {
+    relay = relays.get(backend)!;
+  });
+
   it("leaves Node fetch's next requests unharmed, three times in three", async () => {
     const seen: (number | string)[] = [];
     for (let round = 0; round < 3; round += 1) {
