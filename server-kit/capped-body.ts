@@ -1,11 +1,21 @@
 /**
+ * Past its cap, a request's body is still read (and dropped) up to this many bytes in all, so the
+ * client finds the connection ready for its next request; a larger one is cut off, and
+ * `serveOnNode` closes the connection after the 413 (browsers, curl and Node's `fetch` then open
+ * a new one instead of meeting a reset).
+ */
+export const MAX_DRAINED_BYTES = 8 * 1024 * 1024;
+
+/**
  * A request's or response's body, or `undefined` once it passes `maxBytes` (the rest is not
- * read), so no peer can make a server hold an unbounded body. Rejects when the body cannot be
+ * kept), so no peer can make a server hold an unbounded body. Rejects when the body cannot be
  * read (connection dropped).
  */
 export async function readCappedBytes(message: Request | Response, maxBytes: number): Promise<Uint8Array | undefined> {
+  // A response's surplus is dropped with its connection; a request's is read to its end where that is cheap.
+  const drainBytes = isRequest(message) ? MAX_DRAINED_BYTES : 0;
   const declared = Number(message.headers.get('content-length'));
-  if (declared > maxBytes) {
+  if (declared > maxBytes && declared > drainBytes) {
     await message.body?.cancel().catch(() => undefined);
     return undefined;
   }
@@ -17,10 +27,7 @@ export async function readCappedBytes(message: Request | Response, maxBytes: num
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
+    if (size > maxBytes) return dropRest(reader, size, drainBytes);
     chunks.push(value);
   }
   const bytes = new Uint8Array(size);
@@ -30,6 +37,22 @@ export async function readCappedBytes(message: Request | Response, maxBytes: num
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+/** Reads and forgets the rest of a body over its cap, up to `drainBytes` in all; cancels it past them. */
+async function dropRest(reader: ReadableStreamDefaultReader<Uint8Array>, read: number, drainBytes: number): Promise<undefined> {
+  let size = read;
+  while (size <= drainBytes) {
+    const { done, value } = await reader.read();
+    if (done) return undefined;
+    size += value.byteLength;
+  }
+  await reader.cancel().catch(() => undefined);
+  return undefined;
+}
+
+function isRequest(message: Request | Response): message is Request {
+  return typeof (message as Partial<Request>).method === 'string';
 }
 
 /** The body as UTF-8 text (a byte that is not UTF-8 becomes U+FFFD), or `undefined` past `maxBytes`. */

@@ -31,7 +31,10 @@ export async function serveOnNode(
   options: NodeServerOptions,
 ): Promise<NodeServer> {
   const server = serve({
-    fetch,
+    fetch: (request) => {
+      const answer = fetch(request);
+      return answer instanceof Promise ? answer.then(closingAfterRefusedBody) : closingAfterRefusedBody(answer);
+    },
     port: options.port,
     hostname: options.hostname ?? '127.0.0.1',
     silent: true,
@@ -54,6 +57,18 @@ export async function serveOnNode(
       return closing;
     },
   };
+}
+
+/**
+ * A 413 may come before the body was read to its end (see `readCappedBytes`): the connection is
+ * then closed after the answer, or the rest of the body would be read as the next request, or
+ * reset the client's next one.
+ */
+function closingAfterRefusedBody(response: Response): Response {
+  if (response.status !== 413 || response.headers.get('connection') === 'close') return response;
+  const headers = new Headers(response.headers);
+  headers.set('Connection', 'close');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /**

@@ -35,6 +35,12 @@ export interface RelayConfig extends SelfServeConfig {
   /** Upstream requests one instance may send on its own in an hour while the shared store is unreachable. */
   readonly storeDownBudget: number;
   /**
+   * Origins besides each service's public API that registered sources may name (`base`, GA4's
+   * `token_uri`): a shop's self-hosted Matomo, say. The operator's choice, never a registrant's;
+   * the config's own sources may name any address.
+   */
+  readonly sourceBases: readonly string[];
+  /**
    * The Shopify app's client secret, which signs its App Proxy requests; null when no website is a
    * Shopify shop. Not enumerable on parsed configs, like the tokens.
    */
@@ -57,13 +63,15 @@ export const RELAY_DEFAULTS = Object.freeze({
   // The service's own client examples poll once a minute, and so does the widget.
   interval: rules.defaultIntervalSeconds,
   maxStale: rules.defaultMaxStaleSeconds,
-  // The Free plan's hourly limit: a fresh install cannot overspend any plan.
+  // The Free plan's hourly limit: a fresh install cannot overspend any plan. With selfServe, see selfServeHourlyBudget.
   hourlyBudget: rules.defaultHourlyBudget,
   store: 'memory',
   storePrefix: 'live-visitors-relay:',
   // Without the store no instance knows what the others spent: by default none asks alone, so the
   // fleet can never pass its budget; the last good answer is served until maxStale.
   storeDownBudget: 0,
+  // Registrants may name only each service's public API until the operator lists more.
+  sourceBases: Object.freeze([] as string[]),
   shopifyAppSecret: null,
   shopifyApp: null,
   scriptUrl: null,
@@ -91,6 +99,7 @@ const KNOWN_FIELDS = [
   'store',
   'storePrefix',
   'storeDownBudget',
+  'sourceBases',
   'shopifyAppSecret',
   'shopifyApp',
   'selfServe',
@@ -104,6 +113,16 @@ const KNOWN_FIELDS = [
 ] as const;
 export type RelayConfigField = (typeof KNOWN_FIELDS)[number];
 type WholeNumberField = 'interval' | 'maxStale' | 'hourlyBudget' | 'storeDownBudget' | 'registrationsPerHour' | 'maxWebsites';
+
+/**
+ * A self-serving relay's default `hourlyBudget`: every website it may hold (its own and
+ * `maxWebsites` registered ones) asked once per interval. Each registered website keeps its own
+ * budget (one Free plan's 100 by default); the relay's is the operator's cap over them all, and
+ * one plan's 100 as that cap would leave all but a handful of a thousand shops unserved.
+ */
+export function selfServeHourlyBudget(websites: number, intervalSeconds: number): number {
+  return Math.min(CONFIG_LIMITS.maxHourlyBudget, websites * Math.ceil(3_600 / intervalSeconds));
+}
 
 /** Every problem of a relay config at once, each naming its field (and the variable it came from). Never a token. */
 export class RelayConfigError extends ConfigError {
@@ -148,16 +167,26 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
     readWholeNumber(input[field] ?? RELAY_DEFAULTS[field], label(field), unit, max, issues, min);
   const interval = wholeNumber('interval', 'seconds', CONFIG_LIMITS.maxInterval);
   const maxStale = wholeNumber('maxStale', 'seconds', CONFIG_LIMITS.maxMaxStale);
-  const hourlyBudget = wholeNumber('hourlyBudget', 'requests', CONFIG_LIMITS.maxHourlyBudget);
   const store = readStore(input.store ?? RELAY_DEFAULTS.store, label('store'), issues);
   const storePrefix = readStorePrefix(input.storePrefix ?? RELAY_DEFAULTS.storePrefix, label('storePrefix'), issues);
   const storeDownBudget = wholeNumber('storeDownBudget', 'requests', CONFIG_LIMITS.maxHourlyBudget, 0);
+  const sourceBases = readSourceBases(input.sourceBases ?? RELAY_DEFAULTS.sourceBases, label('sourceBases'), issues);
   const shopifyAppSecret = readShopifyAppSecret(input.shopifyAppSecret ?? null, label('shopifyAppSecret'), issues);
   const shopifyApp = readShopifyApp(input.shopifyApp ?? null, label('shopifyApp'), issues);
   if (shopifyApp !== undefined && shopifyAppSecret !== undefined) checkShopifyApp(shopifyApp, shopifyAppSecret, selfServe === true, issues);
   const encryptionKeys = readEncryptionKeys(input.encryptionKeys ?? RELAY_DEFAULTS.encryptionKeys, label('encryptionKeys'), issues);
   const registrationsPerHour = wholeNumber('registrationsPerHour', 'attempts', SELF_SERVE_LIMITS.maxRegistrationsPerHour);
   const maxWebsites = wholeNumber('maxWebsites', 'websites', SELF_SERVE_LIMITS.maxWebsites);
+  const hourlyBudget = readWholeNumber(
+    input.hourlyBudget ??
+      (selfServe && interval !== undefined && maxWebsites !== undefined
+        ? selfServeHourlyBudget((websites?.length ?? 0) + maxWebsites, interval)
+        : RELAY_DEFAULTS.hourlyBudget),
+    label('hourlyBudget'),
+    'requests',
+    CONFIG_LIMITS.maxHourlyBudget,
+    issues,
+  );
   const registrationsFile = readRegistrationsFile(input.registrationsFile ?? null, label('registrationsFile'), issues);
   const registrationsMayBeLost = readBoolean(
     input.registrationsMayBeLost ?? RELAY_DEFAULTS.registrationsMayBeLost,
@@ -194,6 +223,7 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
     store: store!,
     storePrefix: storePrefix!,
     storeDownBudget: storeDownBudget!,
+    sourceBases: sourceBases!,
     selfServe: selfServe!,
     registrationsPerHour: registrationsPerHour!,
     maxWebsites: maxWebsites!,
@@ -289,6 +319,23 @@ function readOrigins(value: unknown, at: string, issues: string[]): readonly str
     } else if (!isOrigin(origin)) {
       issues.push(
         `${at}[${index}] must be an origin like "https://shop.example": scheme, host and port only, no path or trailing slash (got ${describeValue(origin)})`,
+      );
+    }
+  });
+  return issues.length > before ? undefined : Object.freeze([...(value as string[])]);
+}
+
+/** Origins a registered source may name besides the public APIs: each an exact http(s) origin, at most 100. */
+function readSourceBases(value: unknown, at: string, issues: string[]): readonly string[] | undefined {
+  if (!Array.isArray(value) || value.length > 100) {
+    issues.push(`${at} must be a list of at most 100 origins like ["https://matomo.shop.example"]`);
+    return undefined;
+  }
+  const before = issues.length;
+  value.forEach((origin: unknown, index) => {
+    if (!isOrigin(origin)) {
+      issues.push(
+        `${at}[${index}] must be an origin like "https://matomo.shop.example": scheme, host and port only, no path or trailing slash (got ${describeValue(origin)})`,
       );
     }
   });

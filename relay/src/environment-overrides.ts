@@ -15,6 +15,8 @@ export const RELAY_ENVIRONMENT_VARIABLES = Object.freeze({
   store: 'LIVE_VISITORS_STORE',
   storePrefix: 'LIVE_VISITORS_STORE_PREFIX',
   storeDownBudget: 'LIVE_VISITORS_STORE_DOWN_BUDGET',
+  /** Comma-separated origins, or a JSON array. */
+  sourceBases: 'LIVE_VISITORS_SOURCE_BASES',
   /** A secret: the Shopify app's client secret, for its App Proxy's signatures. */
   shopifyAppSecret: 'LIVE_VISITORS_SHOPIFY_APP_SECRET',
   /** The Shopify app's client id, read as `{ "clientId": … }`. */
@@ -87,6 +89,7 @@ function readVariable(field: RelayConfigField, name: string, text: string, issue
     case 'websites':
       return readJson(name, text, '[{"id":"my-shop","token":"…"}]', issues);
     case 'allowOrigins':
+    case 'sourceBases':
       return text.startsWith('[')
         ? readJson(name, text, '["https://shop.example"]', issues)
         : text

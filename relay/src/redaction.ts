@@ -51,9 +51,86 @@ function utf8(text: string): Uint8Array {
 }
 
 /**
+ * The named character references of HTML that stand for printable ASCII characters, the only
+ * characters a secret holds (`fjlig` stands for two). Any other named reference cannot spell a
+ * secret, so it is left as written.
+ */
+const ASCII_REFERENCES: Readonly<Record<string, string>> = {
+  excl: '!',
+  quot: '"',
+  QUOT: '"',
+  num: '#',
+  dollar: '$',
+  percnt: '%',
+  amp: '&',
+  AMP: '&',
+  apos: "'",
+  lpar: '(',
+  rpar: ')',
+  ast: '*',
+  midast: '*',
+  plus: '+',
+  comma: ',',
+  period: '.',
+  sol: '/',
+  colon: ':',
+  semi: ';',
+  lt: '<',
+  LT: '<',
+  equals: '=',
+  gt: '>',
+  GT: '>',
+  quest: '?',
+  commat: '@',
+  lsqb: '[',
+  lbrack: '[',
+  bsol: '\\',
+  rsqb: ']',
+  rbrack: ']',
+  Hat: '^',
+  lowbar: '_',
+  UnderBar: '_',
+  grave: '`',
+  DiacriticalGrave: '`',
+  lcub: '{',
+  lbrace: '{',
+  verbar: '|',
+  vert: '|',
+  VerticalLine: '|',
+  rcub: '}',
+  rbrace: '}',
+  fjlig: 'fj',
+  Tab: '\t',
+  NewLine: '\n',
+};
+
+/** `&#97;`, `&#x61;` (semicolon optional, as HTML reads them) and the references above; `&amp`, `&lt`, `&gt`, `&quot` also without one. */
+const CHARACTER_REFERENCE = /&(?:#(\d{1,8});?|#[xX]([\da-fA-F]{1,8});?|([A-Za-z]{2,16});|(amp|lt|gt|quot)(?![\w;]))/g;
+
+/**
+ * Text with HTML's character references written out, as a page showing it would: a service that
+ * escapes what it echoes (`&#x74;&#x6f;&#x6b;…`) hands the secret back all the same. Twice over at
+ * most (`&amp;#x74;`); what is not a reference, or not one a secret could be made of, stays.
+ */
+export function withCharacterReferencesRead(text: string): string {
+  let read = text;
+  for (let pass = 0; pass < 3 && read.includes('&'); pass += 1) {
+    const next = read.replace(CHARACTER_REFERENCE, (reference, decimal?: string, hex?: string, named?: string, bare?: string) => {
+      if (named !== undefined || bare !== undefined) return ASCII_REFERENCES[(named ?? bare) as string] ?? reference;
+      const code = decimal !== undefined ? Number.parseInt(decimal, 10) : Number.parseInt(hex as string, 16);
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : reference;
+    });
+    if (next === read) break;
+    read = next;
+  }
+  return read;
+}
+
+/**
  * Makes text safe to print where secrets must never appear (logs, and the relay's own messages):
- * invisible characters removed first (so none can split a secret from its redaction), then every
- * known form of every secret replaced by `[token]`.
+ * HTML's character references read (a secret echoed as `&#x61;…` is still the secret), invisible
+ * characters removed (so none can split a secret from its redaction), then every known form of
+ * every secret replaced by `[token]`.
  */
 export class Redactor {
   readonly #pattern: RegExp | undefined;
@@ -65,7 +142,7 @@ export class Redactor {
 
   /** `text` without invisible characters or any form of a secret. */
   clean(text: string): string {
-    const visible = text.replace(INVISIBLE, '');
+    const visible = withCharacterReferencesRead(text).replace(INVISIBLE, '');
     return this.#pattern ? redactDecoded(visible.replace(this.#pattern, REDACTED), this.#pattern) : visible;
   }
 

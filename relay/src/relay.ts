@@ -29,6 +29,7 @@ import {
 import { createShopifyApp } from './shopify-app/shopify-app.js';
 import { AppProxyVerifier, answeredAs } from './shopify-app-proxy.js';
 import { fetchWebsiteReport } from './sources/fetch-website-report.js';
+import { guardedFetch, RefusalLog, SourceAddressPolicy } from './sources/source-address-policy.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { RelayStore } from './store/relay-store.js';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, type FetchFunction } from './upstream.js';
@@ -128,7 +129,12 @@ export function createRelay(options: RelayOptions): RelayHandler {
   const reports = new ReportResponses(directives);
   const holder = options.instanceId ?? crypto.randomUUID();
   const storeDownBudget = new RollingHourLimit(config.storeDownBudget);
-  const fetch: FetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  // Every request goes where the operator chose (issue 35); on Node, startRelayServer's fetch also checks at connect time.
+  const fetch: FetchFunction = guardedFetch(
+    options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    SourceAddressPolicy.of(config),
+    new RefusalLog(log),
+  );
   const upstreamTimeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   /** A website's cache; a registered website's redactor knows its own token besides the relay's secrets. */
   const cacheFor = (website: RelayedWebsite, websiteStore: RelayStore, websiteRedactor = redactor) =>

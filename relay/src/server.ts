@@ -5,6 +5,8 @@ import { parseRelayConfig, type RelayConfig, RelayConfigError } from './config.j
 import { type EnvironmentVariables, parseRelayConfigWithEnvironment } from './environment-overrides.js';
 import { createRegistrationStore } from './registry/create-registration-store.js';
 import { createRelay, type RelayOptions } from './relay.js';
+import { sourceAddressFetch } from './sources/source-address-lookup.js';
+import { RefusalLog, SourceAddressPolicy } from './sources/source-address-policy.js';
 import { createRelayStore } from './store/create-store.js';
 
 export interface RelayServerOptions extends RelayOptions {
@@ -42,7 +44,9 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
   }
   const registrationStore = relayOptions.registrationStore ?? ownRegistrations;
   try {
-    const relay = createRelay({ ...relayOptions, config, store: relayOptions.store ?? ownStore, registrationStore });
+    // Node's own fetch, but connecting only to addresses the operator chose: a name may resolve to this network.
+    const fetch = relayOptions.fetch ?? sourceAddressFetch(SourceAddressPolicy.of(config), new RefusalLog(storeLog));
+    const relay = createRelay({ ...relayOptions, config, fetch, store: relayOptions.store ?? ownStore, registrationStore });
     const server = await serveOnNode(relay, {
       port,
       hostname,

@@ -1,5 +1,6 @@
 import rules from '../../src/contract/rules.json' with { type: 'json' };
 import { AppSecret, hexSignature, SIGNED_TIME_MAX_SKEW_SECONDS, signedTimeSkewSeconds } from './shopify-app/app-secret.js';
+import { SHOPIFY_SHOP_SYNTAX } from './shopify-app/shop-domain.js';
 
 /**
  * Shopify's App Proxy forwards `https://{shop}/apps/live-visitors/…` to the relay and adds `shop`,
@@ -51,15 +52,26 @@ export class AppProxyVerifier {
     }
     const signature = signatures.length === 1 ? hexSignature(signatures[0]!) : null;
     if (signature === null) return refuse('forged', 'Invalid App Proxy signature: expected one hex HMAC-SHA256');
-    const matches = await this.#secret.signed(signature, appProxySignedText(query));
+    const signedText = appProxySignedText(query);
+    const matches = await this.#secret.signed(signature, signedText);
     if (!matches) {
       return refuse('forged', "Invalid App Proxy signature: not signed with this app's secret, or changed on the way");
+    }
+    // The signed pairs are joined with nothing between them, so one signed text reads as other
+    // parameters too (issue 35): only a text that can be read one way names the shop that signed.
+    if ([...query.keys()].some((name) => name.includes('='))) {
+      return refuse('forged', "Invalid App Proxy request: a parameter's name holds '=', which Shopify never sends");
     }
     const shops = query.getAll('shop');
     if (shops.length === 0) return refuse('forged', 'Invalid App Proxy request: it names no shop');
     if (shops.length > 1)
       return refuse('forged', `Invalid App Proxy request: it names ${shops.length} shops, and Shopify signs exactly one`);
     if (shops[0] === '') return refuse('forged', 'Invalid App Proxy request: its shop is empty');
+    if (!SHOPIFY_SHOP_SYNTAX.test(shops[0]!))
+      return refuse('forged', 'Invalid App Proxy request: its shop is not a name.myshopify.com domain');
+    if (signedText.split('shop=').length > 2) {
+      return refuse('forged', "Invalid App Proxy request: 'shop=' appears twice in what was signed, so it could be read as another shop's");
+    }
     const timestamp = query.getAll('timestamp');
     if (timestamp.length > 1) {
       return refuse('forged', `Invalid App Proxy request: it carries ${timestamp.length} timestamps, and Shopify signs exactly one`);

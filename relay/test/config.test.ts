@@ -54,6 +54,7 @@ describe('parseRelayConfig', () => {
       store: 'memory',
       storePrefix: 'live-visitors-relay:',
       storeDownBudget: 0,
+      sourceBases: [],
       selfServe: false,
       registrationsPerHour: 60,
       maxWebsites: 1000,
@@ -180,9 +181,14 @@ describe('parseRelayConfig', () => {
     ['maxStale under interval', { ...minimal, interval: 60, maxStale: 30 }, 'maxStale (30) must be at least interval (60)'],
     ['a zero budget', { ...minimal, hourlyBudget: 0 }, 'hourlyBudget must be a whole number of requests from 1 to 1000000 (got 0)'],
     [
+      'a source base with a path',
+      { ...minimal, sourceBases: ['https://matomo.shop.example/matomo'] },
+      'sourceBases[0] must be an origin like "https://matomo.shop.example": scheme, host and port only, no path or trailing slash (got "https://matomo.shop.example/matomo")',
+    ],
+    [
       'an unknown field',
       { ...minimal, intervall: 30 },
-      'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget, store, storePrefix, storeDownBudget, shopifyAppSecret, shopifyApp, selfServe, encryptionKeys, registrationsPerHour, maxWebsites, registrationsFile, registrationsMayBeLost, clientAddressHeader, scriptUrl)',
+      'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget, store, storePrefix, storeDownBudget, sourceBases, shopifyAppSecret, shopifyApp, selfServe, encryptionKeys, registrationsPerHour, maxWebsites, registrationsFile, registrationsMayBeLost, clientAddressHeader, scriptUrl)',
     ],
   ])('refuses %s', (_name, input, issue) => {
     const issues = issuesOf(() => parseRelayConfig(input, { source: 'relay.json' }));
@@ -210,6 +216,7 @@ describe('environment overrides', () => {
     LIVE_VISITORS_STORE: 'redis://cache.internal:6380/2',
     LIVE_VISITORS_STORE_PREFIX: 'shop-a:',
     LIVE_VISITORS_STORE_DOWN_BUDGET: '10',
+    LIVE_VISITORS_SOURCE_BASES: 'https://matomo.shop.example, http://127.0.0.1:8080',
   };
 
   it('builds a whole config from variables alone', () => {
@@ -224,6 +231,7 @@ describe('environment overrides', () => {
       store: 'redis://cache.internal:6380/2',
       storePrefix: 'shop-a:',
       storeDownBudget: 10,
+      sourceBases: ['https://matomo.shop.example', 'http://127.0.0.1:8080'],
       selfServe: false,
       registrationsPerHour: 60,
       maxWebsites: 1000,

@@ -48,6 +48,19 @@ describe("the relay's log lines keep the token out", () => {
     expect(leaks(logs)).toEqual([]);
   });
 
+  // Issue 35 finding 12: a service that HTML-escapes what it echoes left about 5 characters in the log.
+  const everyCharacter = (format: (code: number) => string) => [...WEBSITE.token].map((char) => format(char.codePointAt(0)!)).join('');
+  it.each([
+    ['every character as a hex reference', everyCharacter((code) => `&#x${code.toString(16)};`)],
+    ['every character as a decimal reference, without semicolons', everyCharacter((code) => `&#${code}`)],
+    ['named references, one escaped twice over', 'tok&amp;#x7E;SECRET&sol;9a8b7c6d5e4f'],
+  ])('%s', async (_shape, form) => {
+    const logs = await logsFor(JSON.stringify({ error: `bad token ${form}` }), 'application/json');
+    expect(logs.join('\n')).toContain('[token]');
+    expect(leaks(logs)).toEqual([]);
+    expect(logs.join('\n')).not.toMatch(/&#|&sol;|&amp;/);
+  });
+
   it('a token that straddles the 4,096th character of a long plain-text body, after a run of white space', async () => {
     const before = `denied ${' '.repeat(4_096 - 'denied '.length - 10)}`;
     const body = `${before}${WEBSITE.token} is not valid`;

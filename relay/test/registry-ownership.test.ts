@@ -64,7 +64,12 @@ async function relayOn(backend: Backend, squatted = false): Promise<ServedRelay>
     await store.put(await squattedRecord(OWNER.id, squatterSource(OWNER.id), KEY), null);
     await store.close();
   }
-  const relay = await serveRelay(backend, where, { upstream: emulator.url, encryptionKeys: [KEY] });
+  // The registrant's server listed as the operator might list a shop's own Matomo: ownership must hold even then.
+  const relay = await serveRelay(backend, where, {
+    upstream: emulator.url,
+    encryptionKeys: [KEY],
+    sourceBases: [new URL(registrant.base).origin],
+  });
   onTestFinished(() => relay.close());
   return relay;
 }

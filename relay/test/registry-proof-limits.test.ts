@@ -49,6 +49,8 @@ async function relayOn(backend: Backend): Promise<ServedRelay> {
   const relay = await serveRelay(backend, where, {
     upstream: emulator.url,
     encryptionKeys: [KEY],
+    // The emulator stands for self-hosted Umami and for Google: listed as an operator lists a shop's own service.
+    sourceBases: [new URL(emulator.url).origin],
     registrationsPerHour: 60,
     hourlyBudget: 1,
     interval: 1,

@@ -50,7 +50,8 @@ afterAll(async () => {
 });
 
 function configFor(overrides: Record<string, unknown>) {
-  return selfServeStoreConfig(emulator.url, KEY, 10, overrides);
+  // The emulator stands in for every source's service, on loopback: listed as an operator would list its own.
+  return selfServeStoreConfig(emulator.url, KEY, 10, { sourceBases: [emulator.url], ...overrides });
 }
 
 async function registerEveryKind(relay: RelayHandler): Promise<void> {

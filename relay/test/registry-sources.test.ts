@@ -20,13 +20,17 @@ afterEach(async () => {
   current = undefined;
 });
 
-async function selfServing(): Promise<{
+async function selfServing(moreSourceBases: readonly string[] = []): Promise<{
   harness: RelayHarness;
   store: MemoryRegistrationStore;
   sources: Record<Kind, Record<string, unknown>>;
 }> {
   const store = new MemoryRegistrationStore();
-  current = await startRelayHarness({ config: { selfServe: true, encryptionKeys: TEST_KEYS }, relay: { registrationStore: store } });
+  current = await startRelayHarness({
+    config: { selfServe: true, encryptionKeys: TEST_KEYS },
+    relay: { registrationStore: store },
+    moreSourceBases,
+  });
   const sources = (await (await fetch(`${current.emulator.url}/__emulator/sources/${SITE}`)).json()) as Record<
     Kind,
     Record<string, unknown>
@@ -121,7 +125,13 @@ describe('a registration that names a source', () => {
   });
 
   it('refuses a key the service refuses (401) and a site it does not know (404), storing nothing', async () => {
-    const { harness, store, sources } = await selfServing();
+    // A server that is not Plausible's API (a bare 404), and an address nothing listens on: both listed, as an operator lists a shop's own service.
+    const website = await serveOnNode(() => new Response('<h1>Not Found</h1>', { status: 404, headers: { 'Content-Type': 'text/html' } }), {
+      port: 0,
+      graceMs: 0,
+    });
+    onTestFinished(() => website.close());
+    const { harness, store, sources } = await selfServing([new URL(website.url).origin, 'http://127.0.0.1:9']);
     const wrongKey = await post(harness, { source: { ...sources.plausible, apiKey: 'not-the-key-1234' } });
     expect(wrongKey.status).toBe(401);
     // Plausible answers 401 for a wrong key and a site the key cannot read alike: the owner hears both.
@@ -139,11 +149,7 @@ describe('a registration that names a source', () => {
     const fathomKey = await post(harness, { source: { ...sources.fathom, apiKey: 'not-the-key-1234' } });
     expect((fathomKey.json as { error: string }).error).toBe('Fathom refused the key: copy "API key" again from Fathom');
     // A wrong address: a server that is not Plausible's API (a bare 404), and one nothing listens on.
-    const website = await serveOnNode(() => new Response('<h1>Not Found</h1>', { status: 404, headers: { 'Content-Type': 'text/html' } }), {
-      port: 0,
-      graceMs: 0,
-    });
-    const elsewhere = await post(harness, { source: { ...sources.plausible, base: website.url } }).finally(() => website.close());
+    const elsewhere = await post(harness, { source: { ...sources.plausible, base: website.url } });
     expect([elsewhere.status, (elsewhere.json as { error: string }).error]).toEqual([
       404,
       `Nothing at "API address" (${website.url}) answers as Plausible's API: check the address`,
@@ -239,7 +245,10 @@ describe('a source registration under a rotated key', () => {
 
     expect(await rotateKeys({ encryptionKeys: [NEW, OLD] }, store)).toEqual({ reencrypted: 2, current: 0, unreadable: [], changed: [] });
     // Only the new key from now on: the records read under it alone.
-    current = await startRelayHarness({ config: { selfServe: true, encryptionKeys: [NEW] }, relay: { registrationStore: store } });
+    current = await startRelayHarness({
+      config: { selfServe: true, encryptionKeys: [NEW], sourceBases: [first.emulator.url] },
+      relay: { registrationStore: store },
+    });
     for (const id of ids) {
       const served = await current.get(`?websiteId=${encodeURIComponent(id)}`);
       expect(served.status, answerText(served)).toBe(200);

@@ -60,12 +60,23 @@ function proxied(relay: RelayHarness, shop: string, websiteId: string = OWNED.id
   return relay.get(query);
 }
 
-function webhook(relay: RelayHarness, topic: string, shop: string, signWith = CLIENT_SECRET) {
-  const body = JSON.stringify(topic === 'app/uninstalled' ? { id: 1, myshopify_domain: shop } : { shop_id: 1, shop_domain: shop });
+function webhook(
+  relay: RelayHarness,
+  topic: string,
+  shop: string,
+  signWith = CLIENT_SECRET,
+  body = JSON.stringify(topic === 'app/uninstalled' ? { id: 1, myshopify_domain: shop } : { shop_id: 1, shop_domain: shop }),
+  webhookId: string = crypto.randomUUID(),
+) {
   return relay.request('/shopify/webhooks', {
     method: 'POST',
     body,
-    headers: { 'X-Shopify-Topic': topic, 'X-Shopify-Shop-Domain': shop, 'X-Shopify-Hmac-Sha256': getHmac(body, signWith) },
+    headers: {
+      'X-Shopify-Topic': topic,
+      'X-Shopify-Shop-Domain': shop,
+      'X-Shopify-Hmac-Sha256': getHmac(body, signWith),
+      'X-Shopify-Webhook-Id': webhookId,
+    },
   });
 }
 
@@ -191,6 +202,35 @@ describe('the Shopify app on the relay', () => {
     expect((await webhook(relay, topic, SHOP)).status).toBe(200);
     expect((await settings(relay, SHOP)).json).toEqual({ websiteId: null, tokenEnding: null, live: null });
     expect((await proxied(relay, SHOP)).status).toBe(404);
+  });
+
+  it('acts on a signed body only under its own topic, and on a delivery once: a replay after a new binding deletes nothing (issue 35 finding 10)', async () => {
+    const { relay, store } = await app();
+    await settings(relay, SHOP, 'PUT', { websiteId: OWNED.id, token: OWNED.token });
+    const dataRequest = JSON.stringify({
+      shop_id: 1,
+      shop_domain: SHOP,
+      orders_requested: [],
+      customer: { id: 7 },
+      data_request: { id: 9 },
+    });
+    expect((await webhook(relay, 'customers/data_request', SHOP, CLIENT_SECRET, dataRequest)).status).toBe(200);
+    expect((await webhook(relay, 'app/uninstalled', SHOP, CLIENT_SECRET, dataRequest)).status).toBe(400);
+    expect((await store.all()).size).toBe(1);
+
+    const uninstalled = JSON.stringify({ id: 1, myshopify_domain: SHOP });
+    const delivery = crypto.randomUUID();
+    expect((await webhook(relay, 'app/uninstalled', SHOP, CLIENT_SECRET, uninstalled, delivery)).json).toEqual({
+      deleted: "the shop's website and token",
+    });
+    expect((await store.all()).size).toBe(0);
+    // The shop installs the app again and saves its website; the old delivery comes back.
+    expect((await settings(relay, SHOP, 'PUT', { websiteId: OWNED.id, token: OWNED.token })).status).toBe(200);
+    expect((await webhook(relay, 'app/uninstalled', SHOP, CLIENT_SECRET, uninstalled, delivery)).json).toEqual({
+      ignored: 'this delivery was acted on already',
+    });
+    expect((await store.all()).size).toBe(1);
+    expect((await proxied(relay, SHOP)).status).toBe(200);
   });
 
   it("serves the admin page only to the admin's signed launch, framed only by that shop and Shopify's admin", async () => {

@@ -38,7 +38,7 @@ describe('the start-up lines', () => {
         'each registered website answers the origins its owner chose (any origin when the owner chose none)',
     );
     expect(line(all, 'Budget:')).toBe(
-      'Budget: at most 100 upstream requests an hour for the whole relay; a website takes at most one every 60 s (60 an hour), ' +
+      'Budget: at most 60060 upstream requests an hour for the whole relay; a website takes at most one every 60 s (60 an hour), ' +
         "and a registered website no more than its owner's hourly budget (100 unless the owner set another).",
     );
   });
@@ -49,6 +49,6 @@ describe('the start-up lines', () => {
     expect(line(all, 'Allowed origins:')).toBe(
       'Allowed origins: each registered website answers the origins its owner chose (any origin when the owner chose none)',
     );
-    expect(line(all, 'Budget:')).toMatch(/^Budget: at most 100 upstream requests an hour for the whole relay \(the fleet together\);/);
+    expect(line(all, 'Budget:')).toMatch(/^Budget: at most 60000 upstream requests an hour for the whole relay \(the fleet together\);/);
   });
 });

@@ -1,6 +1,7 @@
 import type { RealtimeReport } from '../../../src/contract/report.js';
 import type { RelayConfig } from '../config.js';
 import type { SourceSettings } from '../sources/source.js';
+import { RefusalLog, SourceAddressPolicy } from '../sources/source-address-policy.js';
 import { AttemptLimits, type ProofAttempt } from './attempt-limits.js';
 import { holdsNamedProof, type RemovalProof, removalProof } from './ownership-proof.js';
 import { describeSite, publicPart, secretEnding, secretPart } from './registered-source.js';
@@ -40,7 +41,10 @@ import type { TokenCipher } from './token-cipher.js';
 export type { RegisteredWebsite } from './registration-index.js';
 
 export interface RegistryParts extends ServiceCheckParts {
-  readonly config: Pick<RelayConfig, 'websites' | 'interval' | 'registrationsPerHour' | 'maxWebsites' | 'encryptionKeys' | 'selfServe'>;
+  readonly config: Pick<
+    RelayConfig,
+    'websites' | 'interval' | 'registrationsPerHour' | 'maxWebsites' | 'encryptionKeys' | 'selfServe' | 'sourceBases'
+  >;
   readonly store: RegistrationStore;
   readonly cipher: TokenCipher;
   /** Keeps the report the check fetched as the website's first answer, so its first shopper costs no second request. */
@@ -60,6 +64,8 @@ export class WebsiteRegistry implements Registrations {
   readonly #staticIds: ReadonlySet<string>;
   readonly #index: RegistrationIndex;
   readonly #attempts: AttemptLimits;
+  readonly #addresses: SourceAddressPolicy;
+  readonly #refusals: RefusalLog;
   /** Settles once the registrations were first read (or failed to be): until then a miss is not yet a 404. */
   readonly ready: Promise<void>;
 
@@ -67,6 +73,8 @@ export class WebsiteRegistry implements Registrations {
     this.#parts = parts;
     this.#staticIds = new Set(parts.config.websites.map((website) => website.id));
     this.#attempts = new AttemptLimits(parts.store, parts.config.registrationsPerHour, parts.now, parts.log);
+    this.#addresses = new SourceAddressPolicy(parts.config.sourceBases);
+    this.#refusals = new RefusalLog(parts.log, parts.now);
     this.#index = new RegistrationIndex({ ...parts, intervalSeconds: parts.config.interval });
     this.ready = this.#index.ready;
   }
@@ -86,6 +94,9 @@ export class WebsiteRegistry implements Registrations {
   }
 
   async register(request: RegistrationRequest): Promise<RegisterOutcome> {
+    // Where a source points comes first: an address the operator did not choose is the problem, whatever the ID.
+    const misdirected = this.#misdirected(request.source);
+    if (misdirected) return misdirected;
     const malformed = checkRequest(request);
     if (malformed) return malformed;
     const { websiteId, token } = request;
@@ -127,6 +138,8 @@ export class WebsiteRegistry implements Registrations {
     if (this.#staticIds.has(websiteId)) return configured(websiteId);
     if (!isWebsiteId(websiteId)) return refusal(400, WEBSITE_ID_SHAPE);
     if (source === undefined && !isToken(token)) return refusal(400, TOKEN_SHAPE);
+    const misdirected = this.#misdirected(source);
+    if (misdirected) return misdirected;
     // Every removal is a proof of ownership: counted like a registration, whatever key it offers.
     const attempt = await this.#attempts.admit(requester, websiteId);
     if ('outcome' in attempt) return attempt;
@@ -233,6 +246,14 @@ export class WebsiteRegistry implements Registrations {
       return storeDown();
     }
     return changedMeanwhile(record.websiteId);
+  }
+
+  /** A 400 for a source whose addresses the operator did not choose (issue 35), before any request; null for any other. */
+  #misdirected(source: SourceSettings | undefined): Refusal | null {
+    const refused = source && this.#addresses.refusal(source);
+    if (!refused) return null;
+    this.#refusals.refused(`a registration's ${source.kind} source`);
+    return refusal(400, refused);
   }
 
   /** The stored record, checked; null when there is none; 'down' when the store failed. */

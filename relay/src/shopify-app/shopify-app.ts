@@ -22,7 +22,7 @@ export interface ShopifyAppOptions {
   /** The app's client secret: it signs the admin's launch, the session tokens and the webhooks. */
   readonly clientSecret: string;
   readonly registrations: Registrations;
-  /** Where a write spends its session token's `jti` (the registrations' store: the fleet's, when shared). */
+  /** Where a write spends its session token's `jti`, and a webhook its delivery id (the registrations' store: the fleet's, when shared). */
   readonly usedSessionTokens: Pick<RegistrationStore, 'rememberOnce'>;
   /** The cache that serves a registered website to shoppers (undefined when none), so the admin page shows the count they get. */
   readonly cacheOf: (websiteId: string) => WebsiteCache | null | undefined;
@@ -59,6 +59,8 @@ export function createShopifyApp(options: ShopifyAppOptions): ShopifyAppHandler 
       options.usedSessionTokens.rememberOnce(`shopify-session-token:${tokenId}`, untilMs, wallClock()),
   };
 
+  const rememberWebhook = (key: string, untilMs: number) => options.usedSessionTokens.rememberOnce(key, untilMs, wallClock());
+
   async function adminPage(request: Request): Promise<Response> {
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return jsonResponse(405, { error: 'The admin page answers GET' }, { Allow: 'GET' });
@@ -80,7 +82,7 @@ export function createShopifyApp(options: ShopifyAppOptions): ShopifyAppHandler 
           }),
         );
       case SHOPIFY_WEBHOOKS_PATH:
-        return answerWebhook(request, secret, options.registrations);
+        return answerWebhook(request, secret, options.registrations, rememberWebhook, wallClock);
       default:
         return undefined;
     }

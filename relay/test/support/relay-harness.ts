@@ -69,12 +69,16 @@ export const defaultRelayConfig = (upstream: string, overrides: Partial<RelayCon
   interval: 60,
   maxStale: 600,
   hourlyBudget: 1_000,
+  // The emulator stands in for every source's service, on loopback: listed as an operator lists a shop's own Matomo.
+  sourceBases: [new URL(upstream).origin],
   ...overrides,
 });
 
 export interface HarnessOptions {
   readonly config?: Partial<RelayConfig>;
   readonly relay?: Partial<Omit<RelayOptions, 'config'>>;
+  /** Origins listed in `sourceBases` besides the emulator's: a test's own servers that stand for a service. */
+  readonly moreSourceBases?: readonly string[];
 }
 
 /** The emulator and the relay, each on its own loopback port, sharing one manual clock. */
@@ -93,7 +97,10 @@ export async function startRelayHarness(options: HarnessOptions = {}): Promise<R
   let arrivals = 0;
 
   const relay = createRelay({
-    config: defaultRelayConfig(emulator.url, options.config),
+    config: defaultRelayConfig(emulator.url, {
+      sourceBases: [new URL(emulator.url).origin, ...(options.moreSourceBases ?? [])],
+      ...options.config,
+    }),
     now: clock.now,
     random: () => 0,
     log: (line) => logs.push(line),
