@@ -192,6 +192,10 @@ export async function benchRelayScale(): Promise<void> {
     const results: SizeResult[] = [];
     let seeded = 0;
     let fresh = 0;
+    const freshId = () => {
+      fresh += 1;
+      return `fresh-${fresh}`;
+    };
     for (const size of SIZES) {
       const seedStarted = performance.now();
       await seeder.registerRange(seeded, size);
@@ -217,7 +221,7 @@ export async function benchRelayScale(): Promise<void> {
         const registrationMs: Array<number | null> = [];
         const registrationCpuMs: number[] = [];
         for (let turn = 0; turn < REGISTRATIONS_MEASURED; turn += 1) {
-          const id = `fresh-${(fresh += 1)}`;
+          const id = freshId();
           const before = await relay.report();
           await seeder.register(id);
           registrationMs.push(await untilServed(realtime(relay, id)));
@@ -226,7 +230,7 @@ export async function benchRelayScale(): Promise<void> {
         const [alone, cached] = (await measureInTurns([realtime(one, idOf(0)), realtime(relay, idOf(0))])) as [Run, Run];
         // One registration a second goes into the fleet meanwhile, as another instance's PUT writes it.
         const flowing = setInterval(() => {
-          seeder.register(`fresh-${(fresh += 1)}`).catch(() => {});
+          seeder.register(freshId()).catch(() => {});
         }, 1_000);
         let cachedFlowing: Run;
         let baseline: Run;
