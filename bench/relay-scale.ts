@@ -80,12 +80,23 @@ class Seeder {
     });
   }
 
-  /** `from` to `to` (exclusive), a few hundred at a time. */
+  /** `from` to `to` (exclusive), a hundred at a time; a write the store's 500 ms bound cut off (a busy machine) is tried again. */
   async registerRange(from: number, to: number): Promise<void> {
-    const batch = 500;
+    const batch = 100;
     for (let start = from; start < to; start += batch) {
       const ids = Array.from({ length: Math.min(batch, to - start) }, (_, offset) => idOf(start + offset));
-      await Promise.all(ids.map((id) => this.register(id)));
+      await Promise.all(ids.map((id) => this.#registerWithRetries(id)));
+    }
+  }
+
+  async #registerWithRetries(websiteId: string): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.register(websiteId);
+      } catch (error) {
+        if (attempt === 5) throw error;
+        await sleep(100 * attempt);
+      }
     }
   }
 
