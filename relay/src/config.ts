@@ -12,6 +12,7 @@ import {
   type SelfServeConfig,
 } from './config-self-serve.js';
 import { MAX_CONFIGURED_WEBSITES, type RelayedWebsite, readWebsites } from './config-websites.js';
+import { readMetricsToken } from './metrics/metrics-token.js';
 import { checkShopifyApp, readShopifyApp, type ShopifyAppConfig } from './shopify-app/shopify-app-config.js';
 import type { SourceParseOptions } from './sources/parse-source.js';
 import { parseRedisUrl } from './store/redis-url.js';
@@ -41,6 +42,8 @@ export interface RelayConfig extends SelfServeConfig {
   readonly shopifyAppSecret: string | null;
   /** The public Shopify app (its admin page, settings API and webhooks, see shopify-app/); null when the relay serves none. */
   readonly shopifyApp: ShopifyAppConfig | null;
+  /** The bearer token of `GET /metrics`; null: no `/metrics` (404). A secret: not enumerable on parsed configs, like the tokens. */
+  readonly metricsToken: string | null;
 }
 
 /** A config as written in a file or in code: everything but the upstream has a default (websites are required unless selfServe). */
@@ -61,6 +64,7 @@ export const RELAY_DEFAULTS = Object.freeze({
   storeDownBudget: 0,
   shopifyAppSecret: null,
   shopifyApp: null,
+  metricsToken: null,
   ...SELF_SERVE_DEFAULTS,
 });
 
@@ -94,6 +98,7 @@ const KNOWN_FIELDS = [
   'registrationsFile',
   'registrationsMayBeLost',
   'clientAddressHeader',
+  'metricsToken',
 ] as const;
 export type RelayConfigField = (typeof KNOWN_FIELDS)[number];
 type WholeNumberField = 'interval' | 'maxStale' | 'hourlyBudget' | 'storeDownBudget' | 'registrationsPerHour' | 'maxWebsites';
@@ -147,6 +152,7 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
   const storeDownBudget = wholeNumber('storeDownBudget', 'requests', CONFIG_LIMITS.maxHourlyBudget, 0);
   const shopifyAppSecret = readShopifyAppSecret(input.shopifyAppSecret ?? null, label('shopifyAppSecret'), issues);
   const shopifyApp = readShopifyApp(input.shopifyApp ?? null, label('shopifyApp'), issues);
+  const metricsToken = readMetricsToken(input.metricsToken ?? null, label('metricsToken'), issues);
   if (shopifyApp !== undefined && shopifyAppSecret !== undefined) checkShopifyApp(shopifyApp, shopifyAppSecret, selfServe === true, issues);
   const encryptionKeys = readEncryptionKeys(input.encryptionKeys ?? RELAY_DEFAULTS.encryptionKeys, label('encryptionKeys'), issues);
   const registrationsPerHour = wholeNumber('registrationsPerHour', 'attempts', SELF_SERVE_LIMITS.maxRegistrationsPerHour);
@@ -196,6 +202,7 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
   } as RelayConfig;
   Object.defineProperty(config, 'shopifyAppSecret', { value: shopifyAppSecret ?? null, enumerable: false });
   Object.defineProperty(config, 'encryptionKeys', { value: encryptionKeys, enumerable: false });
+  Object.defineProperty(config, 'metricsToken', { value: metricsToken ?? null, enumerable: false });
   return Object.freeze(config);
 }
 

@@ -30,6 +30,8 @@ export const RELAY_ENVIRONMENT_VARIABLES = Object.freeze({
   registrationsMayBeLost: 'LIVE_VISITORS_REGISTRATIONS_MAY_BE_LOST',
   /** A header a trusted proxy sets to the client's address, e.g. `x-forwarded-for`. */
   clientAddressHeader: 'LIVE_VISITORS_CLIENT_ADDRESS_HEADER',
+  /** A secret: the bearer token of `GET /metrics`. */
+  metricsToken: 'LIVE_VISITORS_METRICS_TOKEN',
 } satisfies Record<RelayConfigField, string>);
 
 export type EnvironmentVariables = Readonly<Record<string, string | undefined>>;
@@ -69,6 +71,7 @@ function readVariable(field: RelayConfigField, name: string, text: string, issue
     case 'shopifyAppSecret':
     case 'registrationsFile':
     case 'clientAddressHeader':
+    case 'metricsToken':
       return text;
     case 'shopifyApp':
       return { clientId: text };

@@ -6,6 +6,9 @@ import { MAX_IDENTIFIER_LENGTH, REALTIME_PATH, readWebsiteIdParameter, type Webs
 import rules from '../../src/contract/rules.json' with { type: 'json' };
 import { systemTimers, type Timers } from '../../src/contract/timers.js';
 import { parseRelayConfig, RelayConfigError, type RelayConfigInput, type RelayedWebsite } from './config.js';
+import { type OperatorRoutes, operatorRoutes } from './metrics/operator-routes.js';
+import { RelayMetrics } from './metrics/relay-metrics.js';
+import { timedStore } from './metrics/timed-store.js';
 import { Redactor } from './redaction.js';
 import { clientAddressReader } from './registry/client-address.js';
 import { answerOwnerPage, isOwnerPagePath } from './registry/owner-page.js';
@@ -96,7 +99,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
   const now = options.now ?? monotonicNow;
   const tokens = config.websites.map((website) => website.token);
   // Every secret, in every encoding a service or a library could echo it in.
-  const redactor = new Redactor([...tokens, config.shopifyAppSecret, ...config.encryptionKeys]);
+  const redactor = new Redactor([...tokens, config.shopifyAppSecret, ...config.encryptionKeys, config.metricsToken]);
   // A website that names its Shopify shop is served only to requests its App Proxy signed.
   const appProxy = config.shopifyAppSecret === null ? null : new AppProxyVerifier(config.shopifyAppSecret, options.wallClock);
   const websiteOfShop = new Map(config.websites.flatMap((website) => (website.shop === undefined ? [] : [[website.shop, website.id]])));
@@ -121,7 +124,18 @@ export function createRelay(options: RelayOptions): RelayHandler {
       'store names a shared store: pass its RelayStore as the store option (createRelayStore(config) from live-visitors-relay/node makes the Redis one)',
     ]);
   }
-  const store = options.store ?? new MemoryStore(now);
+  // Counted only when the operator can read the counts (`metricsToken`): otherwise no wrapper, no hook.
+  const metrics: RelayMetrics | null =
+    config.metricsToken === null
+      ? null
+      : new RelayMetrics({
+          configured: config.websites.length,
+          registered: (): number => selfServe?.registry.size ?? 0,
+          intervalSeconds: config.interval,
+          now,
+        });
+  const timed = <T extends object>(seam: T, name: string): T => (metrics ? timedStore(seam, name, metrics) : seam);
+  const store = timed(options.store ?? new MemoryStore(now), 'relay');
   const directives = cacheControl(config);
   const reports = new ReportResponses(directives);
   const holder = options.instanceId ?? crypto.randomUUID();
@@ -143,24 +157,28 @@ export function createRelay(options: RelayOptions): RelayHandler {
       upstreamTimeoutMs,
       redactor: websiteRedactor,
       log,
+      metrics: metrics ?? undefined,
     });
   const caches = new Map(config.websites.map((website) => [website.id, cacheFor(website, store)]));
   const selfServe = config.selfServe
     ? new SelfServe({
         config,
         store,
-        registrationStore: options.registrationStore,
+        registrationStore: options.registrationStore && timed(options.registrationStore, 'registrations'),
         cacheFor: (website, websiteStore) => cacheFor(website, websiteStore, withSecret(website.token)),
-        fetchReport: (website) =>
+        fetchReport: async (website) => {
           // The one 'fetch this website's report' the caches call too: the contract's service or the website's source.
-          fetchWebsiteReport({
+          const result = await fetchWebsiteReport({
             upstream: config.upstream,
             website,
             fetch,
             now,
             timeoutMs: upstreamTimeoutMs,
             redactor: withSecret(website.token),
-          }),
+          });
+          metrics?.upstreamAnswered('report' in result ? 'report' : result.failure.kind);
+          return result;
+        },
         cors: corsOptions,
         now,
         log,
@@ -179,6 +197,12 @@ export function createRelay(options: RelayOptions): RelayHandler {
         })
       : null;
   const clientAddress = options.clientAddress ?? clientAddressReader(config.clientAddressHeader);
+  const operator: OperatorRoutes = operatorRoutes({
+    metrics,
+    metricsToken: config.metricsToken,
+    store,
+    timers: options.timers ?? systemTimers,
+  });
   function withSecret(token: string): Redactor {
     return new WebsiteRedactor(redactor, token);
   }
@@ -272,16 +296,24 @@ export function createRelay(options: RelayOptions): RelayHandler {
     return [readWebsiteIdParameter(url.searchParams), url.searchParams];
   }
 
-  /** With `selfServe`, the owner page and the registration API (same origin only: no CORS headers); else a 404 naming the one path. */
+  /** The operator's routes; with `selfServe`, the owner page and the registration API (same origin only: no CORS headers); else a 404 naming the one path. */
   function otherPath(pathname: string, request: Request, context: ResponseContext): Response | Promise<Response> {
+    const forOperator = operator(pathname, request, context);
+    if (forOperator) return forOperator;
     if (selfServe && pathname.startsWith(WEBSITES_PATH)) {
       const requester = clientAddress(request) ?? 'unknown';
-      return answerRegistration(selfServe.registry, request, pathname, requester, { cors: {}, withoutBody: context.withoutBody });
+      const answered = answerRegistration(selfServe.registry, request, pathname, requester, { cors: {}, withoutBody: context.withoutBody });
+      return metrics ? answered.then((response) => counted(request.method, response)) : answered;
     }
     if (selfServe && isOwnerPagePath(pathname)) return answerOwnerPage(pathname, request);
     const forShopifyApp = shopifyApp?.(request, pathname);
     if (forShopifyApp) return forShopifyApp;
     return errorResponse(404, `Not found: the relay answers GET ${REALTIME_PATH}?websiteId=…`, context);
+  }
+
+  function counted(method: string, response: Response): Response {
+    metrics?.registrationAnswered(method.toUpperCase(), response.status);
+    return response;
   }
 
   function notFound(context: ResponseContext): Response {

@@ -159,6 +159,11 @@ export class RedisStore implements RelayStore {
     return read.decision;
   }
 
+  async ping(): Promise<void> {
+    const reply = await this.#command('answer a ping', undefined, ['PING']);
+    if (reply !== 'PONG') throw this.#garbage('answer a ping', undefined, reply);
+  }
+
   /** Lets commands in flight finish (a second at most), then cuts the connection. Idempotent. */
   close(): Promise<void> {
     return this.#connection.close();
