@@ -80,7 +80,7 @@ class Seeder {
     });
   }
 
-  /** `from` to `to` (exclusive), a hundred at a time; a write the store's 500 ms bound cut off (a busy machine) is tried again. */
+  /** `from` to `to` (exclusive), a hundred at a time; a write the store's 500 ms bound cut off (a busy machine) is tried again, boundedly. */
   async registerRange(from: number, to: number): Promise<void> {
     const batch = 100;
     for (let start = from; start < to; start += batch) {
@@ -94,8 +94,8 @@ class Seeder {
       try {
         return await this.register(websiteId);
       } catch (error) {
-        if (attempt === 5) throw error;
-        await sleep(100 * attempt);
+        if (attempt === 20) throw error;
+        await sleep(Math.min(200 * attempt, 2_000));
       }
     }
   }
