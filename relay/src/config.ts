@@ -171,6 +171,10 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
   if (selfServe !== undefined && encryptionKeys && registrationsFile !== undefined && store !== undefined) {
     checkSelfServe({ selfServe, encryptionKeys, registrationsFile, store }, label, issues);
   }
+  if (selfServe === true && store?.includes('+cluster:')) {
+    // The registrations' store still keeps one hash of every registration, which a cluster cannot serve from every node.
+    issues.push(`${label('selfServe')} does not run on a Redis Cluster yet: use a single Redis (redis://…) for a self-serving relay`);
+  }
   const shops = websites?.filter((website) => website.shop !== undefined) ?? [];
   if (shops.length > 0 && shopifyAppSecret === null) {
     issues.push(

@@ -119,3 +119,17 @@ describe('a Redis Cluster in the config: redis+cluster://host:port,host:port', (
     }
   });
 });
+
+describe('a self-serving relay on a Redis Cluster', () => {
+  it('is refused by the config check, saying why, until the registrations can live on a cluster', async () => {
+    const { parseRelayConfig } = await import('../src/config.js');
+    const config = {
+      upstream: 'https://analytics.example',
+      selfServe: true,
+      encryptionKeys: [`k1:${btoa('a'.repeat(32))}`],
+      store: 'redis+cluster://127.0.0.1:7000',
+    };
+    expect(() => parseRelayConfig(config)).toThrow(/selfServe does not run on a Redis Cluster yet/);
+    expect(() => parseRelayConfig({ ...config, store: 'redis://127.0.0.1:6379/0' })).not.toThrow();
+  });
+});
