@@ -69,11 +69,14 @@ describe('GET /healthz and GET /readyz', () => {
   it('/readyz follows a real Redis store: 503 while it is down, 200 once it is back; /healthz stays 200', async () => {
     redis = await startRedisServer();
     store = await RedisStore.connect({ url: redis.url, prefix: 'readyz:', log: () => undefined });
-    const relay = await relayWith({ store: redis.url }, { store });
+    const relay = await relayWith({ store: redis.url, metricsToken: METRICS_TOKEN }, { store });
     expect((await relay.request('/readyz')).status).toBe(200);
+    // The ping went through the timing wrapper to the real store (its private fields and all).
+    expect(roundTrips(await scrape(relay), 'relay', 'ping')).toBe(1);
     await redis.stop();
     const down = await relay.request('/readyz');
     expect(down.status).toBe(503);
+    expect(sampleValue(await scrape(relay), 'live_visitors_relay_store_failures_total', { store: 'relay', operation: 'ping' })).toBe(1);
     // The store's own words (its address) stay in the log.
     expect(down.text).not.toContain(String(redis.port));
     expect((await relay.request('/healthz')).status).toBe(200);
