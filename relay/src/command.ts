@@ -4,6 +4,7 @@ import type { RelayConfig } from './config.js';
 import { relayConfigWarnings } from './config-warnings.js';
 import { DEFAULT_WEBSITE_HOURLY_BUDGET } from './registry/registration-record.js';
 import { loadRelayConfig, startRelayServer } from './server.js';
+import { parseRedisUrl } from './store/redis-url.js';
 
 const USAGE = `Usage: live-visitors-relay --port <n> --config <file>
        live-visitors-relay rotate-keys --config <file>
@@ -55,8 +56,7 @@ export const relayCommand: ServerCommand = {
 /** The store without the credentials a Redis URL may hold. */
 function describeStore({ store, storePrefix }: RelayConfig): string {
   if (store === 'memory') return 'memory (one instance; a fleet needs a shared store)';
-  const url = new URL(store);
-  return `${url.protocol}//${url.host}${url.pathname}, keys under "${storePrefix}", shared by the fleet`;
+  return `${parseRedisUrl(store).label}, keys under "${storePrefix}", shared by the fleet`;
 }
 
 /** Where it listens and what it relays (website ids, never their tokens), and what it may spend. */

@@ -12,6 +12,7 @@ import {
   type SelfServeConfig,
 } from './config-self-serve.js';
 import { MAX_CONFIGURED_WEBSITES, type RelayedWebsite, readWebsites } from './config-websites.js';
+import { readMetricsToken } from './metrics/metrics-token.js';
 import { checkShopifyApp, readShopifyApp, type ShopifyAppConfig } from './shopify-app/shopify-app-config.js';
 import type { SourceParseOptions } from './sources/parse-source.js';
 import { parseRedisUrl } from './store/redis-url.js';
@@ -52,6 +53,8 @@ export interface RelayConfig extends SelfServeConfig {
    * default) for the relay's own copy, served at `/element/{build}/live-visitors.js`.
    */
   readonly scriptUrl: string | null;
+  /** The bearer token of `GET /metrics`; null: no `/metrics` (404). A secret: not enumerable on parsed configs, like the tokens. */
+  readonly metricsToken: string | null;
 }
 
 /** A config as written in a file or in code: everything but the upstream has a default (websites are required unless selfServe). */
@@ -75,6 +78,7 @@ export const RELAY_DEFAULTS = Object.freeze({
   shopifyAppSecret: null,
   shopifyApp: null,
   scriptUrl: null,
+  metricsToken: null,
   ...SELF_SERVE_DEFAULTS,
 });
 
@@ -110,6 +114,7 @@ const KNOWN_FIELDS = [
   'registrationsMayBeLost',
   'clientAddressHeader',
   'scriptUrl',
+  'metricsToken',
 ] as const;
 export type RelayConfigField = (typeof KNOWN_FIELDS)[number];
 type WholeNumberField = 'interval' | 'maxStale' | 'hourlyBudget' | 'storeDownBudget' | 'registrationsPerHour' | 'maxWebsites';
@@ -173,6 +178,7 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
   const sourceBases = readSourceBases(input.sourceBases ?? RELAY_DEFAULTS.sourceBases, label('sourceBases'), issues);
   const shopifyAppSecret = readShopifyAppSecret(input.shopifyAppSecret ?? null, label('shopifyAppSecret'), issues);
   const shopifyApp = readShopifyApp(input.shopifyApp ?? null, label('shopifyApp'), issues);
+  const metricsToken = readMetricsToken(input.metricsToken ?? null, label('metricsToken'), issues);
   if (shopifyApp !== undefined && shopifyAppSecret !== undefined) checkShopifyApp(shopifyApp, shopifyAppSecret, selfServe === true, issues);
   const encryptionKeys = readEncryptionKeys(input.encryptionKeys ?? RELAY_DEFAULTS.encryptionKeys, label('encryptionKeys'), issues);
   const registrationsPerHour = wholeNumber('registrationsPerHour', 'attempts', SELF_SERVE_LIMITS.maxRegistrationsPerHour);
@@ -201,6 +207,10 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
   const scriptUrl = readScriptUrl(input.scriptUrl ?? RELAY_DEFAULTS.scriptUrl, label('scriptUrl'), issues);
   if (selfServe !== undefined && encryptionKeys && registrationsFile !== undefined && store !== undefined) {
     checkSelfServe({ selfServe, encryptionKeys, registrationsFile, store }, label, issues);
+  }
+  if (selfServe === true && store?.includes('+cluster:')) {
+    // The registrations' store still keeps one hash of every registration, which a cluster cannot serve from every node.
+    issues.push(`${label('selfServe')} does not run on a Redis Cluster yet: use a single Redis (redis://…) for a self-serving relay`);
   }
   const shops = websites?.filter((website) => website.shop !== undefined) ?? [];
   if (shops.length > 0 && shopifyAppSecret === null) {
@@ -235,6 +245,7 @@ export function parseRelayConfig(input: unknown, options: ParseOptions = {}): Re
   } as RelayConfig;
   Object.defineProperty(config, 'shopifyAppSecret', { value: shopifyAppSecret ?? null, enumerable: false });
   Object.defineProperty(config, 'encryptionKeys', { value: encryptionKeys, enumerable: false });
+  Object.defineProperty(config, 'metricsToken', { value: metricsToken ?? null, enumerable: false });
   return Object.freeze(config);
 }
 

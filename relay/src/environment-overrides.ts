@@ -34,6 +34,8 @@ export const RELAY_ENVIRONMENT_VARIABLES = Object.freeze({
   clientAddressHeader: 'LIVE_VISITORS_CLIENT_ADDRESS_HEADER',
   /** The https URL of `live-visitors.js` on a CDN, for the snippets the relay hands out. */
   scriptUrl: 'LIVE_VISITORS_SCRIPT_URL',
+  /** A secret: the bearer token of `GET /metrics`. */
+  metricsToken: 'LIVE_VISITORS_METRICS_TOKEN',
 } satisfies Record<RelayConfigField, string>);
 
 export type EnvironmentVariables = Readonly<Record<string, string | undefined>>;
@@ -74,6 +76,7 @@ function readVariable(field: RelayConfigField, name: string, text: string, issue
     case 'registrationsFile':
     case 'clientAddressHeader':
     case 'scriptUrl':
+    case 'metricsToken':
       return text;
     case 'shopifyApp':
       return { clientId: text };

@@ -7,6 +7,9 @@ import rules from '../../src/contract/rules.json' with { type: 'json' };
 import { systemTimers, type Timers } from '../../src/contract/timers.js';
 import { parseRelayConfig, RelayConfigError, type RelayConfigInput, type RelayedWebsite } from './config.js';
 import { ELEMENT_FILES_PATH, ElementFiles } from './element-files/element-files.js';
+import { type OperatorRoutes, operatorRoutes } from './metrics/operator-routes.js';
+import { RelayMetrics } from './metrics/relay-metrics.js';
+import { timedStore } from './metrics/timed-store.js';
 import { Redactor } from './redaction.js';
 import { clientAddressReader } from './registry/client-address.js';
 import { OwnerPage } from './registry/owner-page.js';
@@ -99,7 +102,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
   const now = options.now ?? monotonicNow;
   const tokens = config.websites.map((website) => website.token);
   // Every secret, in every encoding a service or a library could echo it in.
-  const redactor = new Redactor([...tokens, config.shopifyAppSecret, ...config.encryptionKeys]);
+  const redactor = new Redactor([...tokens, config.shopifyAppSecret, ...config.encryptionKeys, config.metricsToken]);
   // A website that names its Shopify shop is served only to requests its App Proxy signed.
   const appProxy = config.shopifyAppSecret === null ? null : new AppProxyVerifier(config.shopifyAppSecret, options.wallClock);
   const websiteOfShop = new Map(config.websites.flatMap((website) => (website.shop === undefined ? [] : [[website.shop, website.id]])));
@@ -124,7 +127,18 @@ export function createRelay(options: RelayOptions): RelayHandler {
       'store names a shared store: pass its RelayStore as the store option (createRelayStore(config) from live-visitors-relay/node makes the Redis one)',
     ]);
   }
-  const store = options.store ?? new MemoryStore(now);
+  // Counted only when the operator can read the counts (`metricsToken`): otherwise no wrapper, no hook.
+  const metrics: RelayMetrics | null =
+    config.metricsToken === null
+      ? null
+      : new RelayMetrics({
+          configured: config.websites.length,
+          registered: (): number => selfServe?.registry.size ?? 0,
+          intervalSeconds: config.interval,
+          now,
+        });
+  const timed = <T extends object>(seam: T, name: string): T => (metrics ? timedStore(seam, name, metrics) : seam);
+  const store = timed(options.store ?? new MemoryStore(now), 'relay');
   const directives = cacheControl(config);
   const reports = new ReportResponses(directives);
   const holder = options.instanceId ?? crypto.randomUUID();
@@ -151,24 +165,28 @@ export function createRelay(options: RelayOptions): RelayHandler {
       upstreamTimeoutMs,
       redactor: websiteRedactor,
       log,
+      metrics: metrics ?? undefined,
     });
   const caches = new Map(config.websites.map((website) => [website.id, cacheFor(website, store)]));
   const selfServe = config.selfServe
     ? new SelfServe({
         config,
         store,
-        registrationStore: options.registrationStore,
+        registrationStore: options.registrationStore && timed(options.registrationStore, 'registrations'),
         cacheFor: (website, websiteStore) => cacheFor(website, websiteStore, withSecret(website.token)),
-        fetchReport: (website) =>
+        fetchReport: async (website) => {
           // The one 'fetch this website's report' the caches call too: the contract's service or the website's source.
-          fetchWebsiteReport({
+          const result = await fetchWebsiteReport({
             upstream: config.upstream,
             website,
             fetch,
             now,
             timeoutMs: upstreamTimeoutMs,
             redactor: withSecret(website.token),
-          }),
+          });
+          metrics?.upstreamAnswered('report' in result ? 'report' : result.failure.kind);
+          return result;
+        },
         cors: corsOptions,
         now,
         log,
@@ -190,6 +208,12 @@ export function createRelay(options: RelayOptions): RelayHandler {
   // The element's own files, so the snippets the relay hands out need no CDN (unless the operator names one).
   const elementFiles = new ElementFiles();
   const ownerPage = selfServe ? new OwnerPage(config.scriptUrl ?? elementFiles.scriptPath()) : null;
+  const operator: OperatorRoutes = operatorRoutes({
+    metrics,
+    metricsToken: config.metricsToken,
+    store,
+    timers: options.timers ?? systemTimers,
+  });
   function withSecret(token: string): Redactor {
     return new WebsiteRedactor(redactor, token);
   }
@@ -284,19 +308,27 @@ export function createRelay(options: RelayOptions): RelayHandler {
   }
 
   /**
-   * The element's files (any origin); with `selfServe`, the owner page and the registration API
-   * (same origin only: no CORS headers); else a 404 naming the one path.
+   * The element's files (any origin), the operator's routes; with `selfServe`, the owner page and
+   * the registration API (same origin only: no CORS headers); else a 404 naming the one path.
    */
   function otherPath(pathname: string, request: Request, context: ResponseContext): Response | Promise<Response> {
     if (pathname.startsWith(ELEMENT_FILES_PATH)) return elementFiles.answer(pathname, request);
+    const forOperator = operator(pathname, request, context);
+    if (forOperator) return forOperator;
     if (selfServe && isRegistrationPath(pathname)) {
       const requester = clientAddress(request) ?? 'unknown';
-      return answerRegistration(selfServe.registry, request, pathname, requester, { cors: {}, withoutBody: context.withoutBody });
+      const answered = answerRegistration(selfServe.registry, request, pathname, requester, { cors: {}, withoutBody: context.withoutBody });
+      return metrics ? answered.then((response) => counted(request.method, response)) : answered;
     }
     if (ownerPage && OwnerPage.isPath(pathname)) return ownerPage.answer(pathname, request);
     const forShopifyApp = shopifyApp?.(request, pathname);
     if (forShopifyApp) return forShopifyApp;
     return errorResponse(404, `Not found: the relay answers GET ${REALTIME_PATH}?websiteId=…`, context);
+  }
+
+  function counted(method: string, response: Response): Response {
+    metrics?.registrationAnswered(method.toUpperCase(), response.status);
+    return response;
   }
 
   function notFound(context: ResponseContext): Response {

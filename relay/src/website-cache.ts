@@ -4,6 +4,7 @@ import rules from '../../src/contract/rules.json' with { type: 'json' };
 import type { Cancel, Timers } from '../../src/contract/timers.js';
 import type { RelayConfig, RelayedWebsite } from './config.js';
 import { Gate } from './gate.js';
+import type { CacheMetrics } from './metrics/relay-metrics.js';
 import type { Redactor } from './redaction.js';
 import { etagFor } from './responses.js';
 import { fetchWebsiteReport } from './sources/fetch-website-report.js';
@@ -38,6 +39,8 @@ export interface WebsiteCacheParts {
   /** Knows every secret of the relay: a failure's text may echo another website's token. */
   readonly redactor: Redactor;
   readonly log: (line: string) => void;
+  /** Told of upstream outcomes and refusals, when the relay exposes `/metrics`. */
+  readonly metrics?: CacheMetrics;
 }
 
 /** Served without asking anyone: younger than one interval. */
@@ -146,6 +149,7 @@ export class WebsiteCache {
   async #sync(): Promise<void> {
     const { store, website, holder, now } = this.#parts;
     const id = website.id;
+    this.#parts.metrics?.websiteServed(id);
     try {
       this.#adopt(await stored(() => store.read(id)));
       this.#storeAnswers();
@@ -168,6 +172,7 @@ export class WebsiteCache {
         const budget = readBudgetDecision(await stored(() => store.takeBudget(now(), this.#parts.config.hourlyBudget)), now());
         if (budget === null) throw new StoreFailure('the store answered the budget with something else than a decision');
         if (!budget.taken) {
+          this.#parts.metrics?.budgetRefused('fleet');
           this.#budgetSpent(budget.nextRoomAtMs);
           // Told through the store, so no instance waits on this claim or asks before there is room.
           this.#state = { ...this.#state, nextAttemptAtMs: Math.max(this.#state.nextAttemptAtMs, budget.nextRoomAtMs) };
@@ -271,6 +276,7 @@ export class WebsiteCache {
     // The website's source: the contract's service at `upstream`, or the one its config names.
     const request = { upstream: config.upstream, website, fetch, now, timeoutMs: upstreamTimeoutMs, timers, redactor };
     const result = await fetchWebsiteReport(request);
+    this.#parts.metrics?.upstreamAnswered('report' in result ? 'report' : result.failure.kind);
     const nowMs = now();
     const previous = this.#state;
     if ('report' in result) {
@@ -317,8 +323,11 @@ export class WebsiteCache {
     }
     this.#gate.close('store-down', nowMs + STORE_RETRY_MS);
     this.#gate.open('claim');
-    if (isFresh(this.#state.answer, nowMs, this.#intervalMs) || nowMs < this.#state.nextAttemptAtMs || !storeDownBudget.tryTake(nowMs))
+    if (isFresh(this.#state.answer, nowMs, this.#intervalMs) || nowMs < this.#state.nextAttemptAtMs) return;
+    if (!storeDownBudget.tryTake(nowMs)) {
+      this.#parts.metrics?.budgetRefused('store-down');
       return;
+    }
     await this.#askUpstream();
   }
 

@@ -97,17 +97,17 @@ describe('parseRelayConfig', () => {
     [
       'a store that is no URL',
       { ...minimal, store: 'redis' },
-      'store must be a Redis URL like "redis://127.0.0.1:6379/0" (or rediss:// for TLS); this one cannot be parsed; or "memory" for one instance',
+      'store must be a Redis URL like "redis://127.0.0.1:6379/0" (or rediss:// for TLS, redis+cluster://host:port,host:port for a Redis Cluster); this one cannot be parsed; or "memory" for one instance',
     ],
     [
       'a store of another kind, with a password',
       { ...minimal, store: 'postgres://admin:s3cret-pass@db.internal/x' },
-      'store must be a Redis URL like "redis://127.0.0.1:6379/0" (or rediss:// for TLS); this one\'s scheme is "postgres:"; or "memory" for one instance',
+      'store must be a Redis URL like "redis://127.0.0.1:6379/0" (or rediss:// for TLS, redis+cluster://host:port,host:port for a Redis Cluster); this one\'s scheme is "postgres:"; or "memory" for one instance',
     ],
     [
       'a store whose database is no number',
       { ...minimal, store: 'redis://:s3cret-pass@cache.internal/shop' },
-      'store\'s database (the path after the host) must be a whole number from 0, like "redis://127.0.0.1:6379/0" (or rediss:// for TLS); or "memory" for one instance',
+      'store\'s database (the path after the host) must be a whole number from 0, like "redis://127.0.0.1:6379/0" (or rediss:// for TLS, redis+cluster://host:port,host:port for a Redis Cluster); or "memory" for one instance',
     ],
     [
       'a store that is a number',
@@ -188,7 +188,7 @@ describe('parseRelayConfig', () => {
     [
       'an unknown field',
       { ...minimal, intervall: 30 },
-      'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget, store, storePrefix, storeDownBudget, sourceBases, shopifyAppSecret, shopifyApp, selfServe, encryptionKeys, registrationsPerHour, maxWebsites, registrationsFile, registrationsMayBeLost, clientAddressHeader, scriptUrl)',
+      'intervall is not a known field (expected upstream, websites, allowOrigins, interval, maxStale, hourlyBudget, store, storePrefix, storeDownBudget, sourceBases, shopifyAppSecret, shopifyApp, selfServe, encryptionKeys, registrationsPerHour, maxWebsites, registrationsFile, registrationsMayBeLost, clientAddressHeader, scriptUrl, metricsToken)',
     ],
   ])('refuses %s', (_name, input, issue) => {
     const issues = issuesOf(() => parseRelayConfig(input, { source: 'relay.json' }));

@@ -146,7 +146,7 @@ describe('a fleet of three relay processes sharing one Redis', () => {
     const victim = fleet[0]!;
     void ask([victim], 0);
     await eventually(() => emulator.heldRequests === 1, 5_000, 'the victim asks upstream');
-    const claimKey = `${prefix}claim:${SHOP.id}`;
+    const claimKey = `${prefix}claim:{${SHOP.id}}`;
     const [holder, claimLeftMs] = await Promise.all([inspector.get(claimKey), inspector.pTTL(claimKey)]);
     expect(holder).toEqual(expect.any(String));
     expect(claimLeftMs).toBeGreaterThan(0);

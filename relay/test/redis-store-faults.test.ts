@@ -218,20 +218,20 @@ describe('a real Redis with a password', () => {
 
     it('reads a state key holding a hash as no state, deletes it and says so once (issue 25: wrong type is garbage, not an outage)', async () => {
       const store = await connect(withPassword(), 'wrongtype:');
-      await inspector.hSet('wrongtype:state:shop-a', { answer: 'none' });
+      await inspector.hSet('wrongtype:state:{shop-a}', { answer: 'none' });
       expect(await outcomeWithin(store.read('shop-a'))).toEqual({ settled: 'resolved', value: null });
-      expect(await inspector.exists('wrongtype:state:shop-a')).toBe(0);
-      await inspector.hSet('wrongtype:state:shop-a', { answer: 'again' });
+      expect(await inspector.exists('wrongtype:state:{shop-a}')).toBe(0);
+      await inspector.hSet('wrongtype:state:{shop-a}', { answer: 'again' });
       expect(await store.read('shop-a')).toBeNull();
       expect(logs).toEqual([
-        expect.stringMatching(/^store: the key wrongtype:state:shop-a held a hash, which no relay writes; deleted it/),
+        expect.stringMatching(/^store: the key wrongtype:state:\{shop-a\} held a hash, which no relay writes; deleted it/),
       ]);
     });
 
     it('hands back a state key holding text that is not JSON, or JSON of another shape, unread: only readWebsiteState interprets it', async () => {
       const store = await connect(withPassword(), 'garbage:');
-      await inspector.set('garbage:state:shop-a', '\u0000\u00ff not json', { expiration: { type: 'PX', value: 60_000 } });
-      await inspector.set('garbage:state:shop-b', '[1,2,3]', { expiration: { type: 'PX', value: 60_000 } });
+      await inspector.set('garbage:state:{shop-a}', '\u0000\u00ff not json', { expiration: { type: 'PX', value: 60_000 } });
+      await inspector.set('garbage:state:{shop-b}', '[1,2,3]', { expiration: { type: 'PX', value: 60_000 } });
       const context = { nowMs: START_MS, intervalMs: 60_000 };
       expect(readWebsiteState(await store.read('shop-a'), { websiteId: 'shop-a', ...context })).toEqual({
         state: null,

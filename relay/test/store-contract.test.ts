@@ -216,9 +216,9 @@ describe('RedisStore in Redis, where other programs can look', () => {
     const keys = await dump(prefix);
     expect(keys.map((entry) => entry.key).sort()).toEqual([
       `${prefix}budget`,
-      `${prefix}claim:shop-a`,
-      `${prefix}state:shop-a`,
-      `${prefix}state:shop-b`,
+      `${prefix}claim:{shop-a}`,
+      `${prefix}state:{shop-a}`,
+      `${prefix}state:{shop-b}`,
     ]);
     for (const { key, pttl } of keys) expect({ key, expires: pttl > 0 }).toEqual({ key, expires: true });
     expect(keys.find((entry) => entry.key.endsWith('budget'))!.pttl).toBeGreaterThan(HOUR_MS - 60_000);
@@ -238,7 +238,7 @@ describe('RedisStore in Redis, where other programs can look', () => {
   ])('hands back %s under its state key unread, which readWebsiteState reads as no state', async (_, garbage) => {
     const prefix = freshPrefix();
     const store = await subject.open(prefix);
-    await inspector.set(`${prefix}state:shop-a`, garbage, { expiration: { type: 'PX', value: 60_000 } });
+    await inspector.set(`${prefix}state:{shop-a}`, garbage, { expiration: { type: 'PX', value: 60_000 } });
     const reading = readWebsiteState(await store.read('shop-a'), { websiteId: 'shop-a', nowMs: T0, intervalMs: 60_000 });
     expect(reading).toEqual({ state: null, problem: 'not-a-state' });
   });

@@ -60,7 +60,7 @@ async function relayOnRedis(options: { hourlyBudget?: number; upstream?: string;
     h,
     prefix,
     storeLogs,
-    key: (kind) => (kind === 'budget' ? `${prefix}budget` : `${prefix}${kind}:${SHOP.id}`),
+    key: (kind) => (kind === 'budget' ? `${prefix}budget` : `${prefix}${kind}:{${SHOP.id}}`),
     ask: () => h.get(`?websiteId=${SHOP.id}`),
   };
 }
@@ -208,7 +208,7 @@ describe('keys of the wrong type (defect 4)', () => {
     expect(answer.status).toBe(200);
     expect(s.h.upstreamCalls).toHaveLength(1);
     expect(await inspector.type(s.key('state'))).toBe('string');
-    expect(s.storeLogs.filter((line) => /state:shop-a held a hash/.test(line))).toHaveLength(1);
+    expect(s.storeLogs.filter((line) => /state:\{shop-a\} held a hash/.test(line))).toHaveLength(1);
   });
 
   it('replaces a string on the budget key, logs it, and counts the request', async () => {

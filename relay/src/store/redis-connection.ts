@@ -26,6 +26,19 @@ type RedisClient = ReturnType<typeof newClient>;
 /** What Redis answered: checked by whoever asked before use. */
 export type Reply = unknown;
 
+/** What a store needs of its way to Redis: one Redis (`RedisConnection`) or a Redis Cluster (`RedisClusterConnection`). */
+export interface RedisLink {
+  /** The URL without credentials: for messages. */
+  readonly label: string;
+  /** One command, bounded; rejects with the cause. */
+  send(args: string[]): Promise<Reply>;
+  /** The cause in a few words, never the password. */
+  describe(error: unknown): string;
+  /** One log line, never the password. */
+  say(line: string): void;
+  close(): Promise<void>;
+}
+
 /**
  * One connection to Redis and its health: connects (without failing the relay's start while Redis
  * is down), reconnects by itself, starts over after bytes that are not Redis's protocol, logs one
@@ -36,7 +49,7 @@ export type Reply = unknown;
  * the injected timers; the client's socket timeouts inside node-redis run on the system's and are
  * only ever shorter backstops.
  */
-export class RedisConnection {
+export class RedisConnection implements RedisLink {
   readonly #client: RedisClient;
   readonly #target: RedisTarget;
   readonly #log: (line: string) => void;

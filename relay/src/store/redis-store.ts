@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { ErrorReply } from 'redis';
 import type { After } from '../../../src/contract/timers.js';
-import { RedisConnection, type Reply } from './redis-connection.js';
+import { RedisClusterConnection } from './redis-cluster-connection.js';
+import { RedisConnection, type RedisLink, type Reply } from './redis-connection.js';
 import { ROLLING_HOUR_SCRIPT, readRollingHourReply, replaceOtherType, rollingHourArguments } from './redis-rolling-hour.js';
 import { parseRedisUrl } from './redis-url.js';
 import type { BudgetDecision, RelayStore, SharedWebsiteState } from './relay-store.js';
 
 export interface RedisStoreOptions {
-  /** `redis://[user:password@]host[:port][/db]`, or `rediss://` for TLS. */
+  /** `redis://[user:password@]host[:port][/db]`, `rediss://` for TLS, or `redis+cluster://host:port,host:port` for a Redis Cluster. */
   readonly url: string;
   /** Put before every key, so relays (or other programs) can share one Redis. */
   readonly prefix: string;
@@ -68,12 +69,12 @@ const CLEAR_NON_STRING = lua(CLEAR_NON_STRING_SCRIPT);
  * message; nothing the server sends can crash the process.
  */
 export class RedisStore implements RelayStore {
-  readonly #connection: RedisConnection;
+  readonly #connection: RedisLink;
   readonly #prefix: string;
   /** Keys that held something no relay writes, each logged once. */
   readonly #garbageReported = new Set<string>();
 
-  private constructor(connection: RedisConnection, prefix: string) {
+  private constructor(connection: RedisLink, prefix: string) {
     this.#connection = connection;
     this.#prefix = prefix;
   }
@@ -86,7 +87,8 @@ export class RedisStore implements RelayStore {
   static async connect(options: RedisStoreOptions): Promise<RedisStore> {
     const target = parseRedisUrl(options.url);
     const log = options.log ?? ((line: string) => console.warn(line));
-    return new RedisStore(await RedisConnection.open(target, log, options.commandTimeoutMs, options.timers), options.prefix);
+    const open = target.clusterSeeds === null ? RedisConnection.open : RedisClusterConnection.open;
+    return new RedisStore(await open(target, log, options.commandTimeoutMs, options.timers), options.prefix);
   }
 
   /** The state decoded from its JSON (its text when it is not JSON), or null; a key of another type is garbage: said once, deleted, read as none. */
@@ -159,13 +161,19 @@ export class RedisStore implements RelayStore {
     return read.decision;
   }
 
+  async ping(): Promise<void> {
+    const reply = await this.#command('answer a ping', undefined, ['PING']);
+    if (reply !== 'PONG') throw this.#garbage('answer a ping', undefined, reply);
+  }
+
   /** Lets commands in flight finish (a second at most), then cuts the connection. Idempotent. */
   close(): Promise<void> {
     return this.#connection.close();
   }
 
+  /** A website's keys share its hash tag: one slot of a Redis Cluster holds all of them. */
   #key(kind: 'state' | 'claim', websiteId: string): string {
-    return `${this.#prefix}${kind}:${websiteId}`;
+    return `${this.#prefix}${kind}:{${websiteId}}`;
   }
 
   async #command(doing: string, websiteId: string | undefined, args: string[]): Promise<Reply> {

@@ -9,15 +9,50 @@ export interface RedisTarget {
   readonly username: string | undefined;
   readonly password: string | undefined;
   readonly label: string;
+  /**
+   * A Redis Cluster's seed nodes (`redis+cluster://host:port,host:port`), the first being `host`
+   * and `port`; null for one Redis. The client learns the other nodes from any seed.
+   */
+  readonly clusterSeeds: ReadonlyArray<{ readonly host: string; readonly port: number }> | null;
+}
+
+const CLUSTER_SCHEMES: Readonly<Record<string, string>> = { 'redis+cluster:': 'redis:', 'rediss+cluster:': 'rediss:' };
+/** A cluster's seed nodes in one URL: a few are enough, the client finds the rest. */
+const MAX_CLUSTER_SEEDS = 16;
+
+/**
+ * Checks a Redis URL (see `parseSingleRedisUrl`), or a Redis Cluster's: `redis+cluster://` (or
+ * `rediss+cluster://` for TLS), optional credentials, then one or more `host:port` seed nodes
+ * separated by commas, no database (a cluster has only database 0).
+ */
+export function parseRedisUrl(text: string): RedisTarget {
+  const trimmed = text.trim();
+  const scheme = /^[a-z+]+:/i.exec(trimmed)?.[0].toLowerCase() ?? '';
+  const single = CLUSTER_SCHEMES[scheme];
+  if (single === undefined) return parseSingleRedisUrl(trimmed);
+  const rest = trimmed.slice(scheme.length).replace(/^\/\//, '');
+  const at = rest.lastIndexOf('@');
+  const credentials = at < 0 ? '' : `${rest.slice(0, at)}@`;
+  const hosts = (at < 0 ? rest : rest.slice(at + 1)).replace(/\/$/, '').split(',');
+  const example = 'like "redis+cluster://127.0.0.1:7000,127.0.0.1:7001"';
+  if (hosts.length > MAX_CLUSTER_SEEDS) throw new Error(`store may name at most ${MAX_CLUSTER_SEEDS} cluster seed nodes, ${example}`);
+  const seeds = hosts.map((host) => {
+    if (host === '' || host.includes('/'))
+      throw new Error(`store must list the cluster's nodes as host:port separated by commas, ${example}`);
+    return parseSingleRedisUrl(`${single}//${credentials}${host}`);
+  });
+  const first = seeds[0]!;
+  const label = `${scheme}//${seeds.map((seed) => `${seed.host.includes(':') ? `[${seed.host}]` : seed.host}:${seed.port}`).join(',')}`;
+  return { ...first, label, clusterSeeds: seeds.map(({ host, port }) => ({ host, port })) };
 }
 
 /**
- * Checks a Redis URL: `redis://` or `rediss://`, a host, an optional port, an optional database
+ * One Redis's URL: `redis://` or `rediss://`, a host, an optional port, an optional database
  * number as the path, nothing else. Every message describes the problem without quoting the URL,
  * which may hold a password.
  */
-export function parseRedisUrl(text: string): RedisTarget {
-  const example = 'like "redis://127.0.0.1:6379/0" (or rediss:// for TLS)';
+function parseSingleRedisUrl(text: string): RedisTarget {
+  const example = 'like "redis://127.0.0.1:6379/0" (or rediss:// for TLS, redis+cluster://host:port,host:port for a Redis Cluster)';
   let url: URL;
   try {
     url = new URL(text.trim());
@@ -54,5 +89,6 @@ export function parseRedisUrl(text: string): RedisTarget {
     username,
     password,
     label: `${url.protocol}//${url.hostname}:${port}/${database}`,
+    clusterSeeds: null,
   };
 }

@@ -26,6 +26,11 @@ export interface RelayStore {
   release(websiteId: string, holder: string): Promise<void>;
   /** Counts one upstream request at `nowMs` in the fleet's rolling hour, if `limit` allows it. Read through `readBudgetDecision`. */
   takeBudget(nowMs: number, limit: number): Promise<BudgetDecision>;
+  /**
+   * One round trip that reads and writes nothing, for `GET /readyz`; a store without it (memory,
+   * a Durable Object) is read under an id no website has instead.
+   */
+  ping?(): Promise<void>;
   /** Lets go of connections; the store is not used after. */
   close(): Promise<void>;
 }

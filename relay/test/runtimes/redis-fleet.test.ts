@@ -61,9 +61,9 @@ describe('a fleet of Bun, Deno and Node relays on one Redis', () => {
     await client.connect();
     try {
       const keys = (await client.keys('mixed-fleet:*')).sort();
-      expect(keys).toEqual(['mixed-fleet:budget', 'mixed-fleet:state:shop-a']);
+      expect(keys).toEqual(['mixed-fleet:budget', 'mixed-fleet:state:{shop-a}']);
       for (const key of keys) expect(await client.pTTL(key)).toBeGreaterThan(0);
-      const state = (await client.get('mixed-fleet:state:shop-a')) ?? '';
+      const state = (await client.get('mixed-fleet:state:{shop-a}')) ?? '';
       expect(state).toContain('"websiteId\\":\\"shop-a\\"');
       expect(state).not.toMatch(/SECRET/);
       expect(fleet.map((relay) => relay.output()).join('\n')).not.toMatch(/SECRET/);

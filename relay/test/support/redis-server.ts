@@ -12,6 +12,8 @@ const INSTALL_HINT = 'redis-server is not installed: apt-get install redis-serve
 export interface RedisServerOptions {
   /** Started with `--requirepass`: clients must send this password. */
   readonly password?: string;
+  /** More of redis-server's options, e.g. `--cluster-enabled yes` for a cluster node. */
+  readonly arguments?: readonly string[];
 }
 
 export interface RedisServer {
@@ -49,6 +51,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     if (child) throw new Error(`redis-server on port ${port} is already running`);
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
     if (options.password !== undefined) args.push('--requirepass', options.password);
+    args.push(...(options.arguments ?? []));
     const started = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child = started;
     let output = '';
