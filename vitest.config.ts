@@ -1,4 +1,19 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The suites that run side by side (unit, emulator, relay, typings) spend much of their time
+ * waiting on servers and child processes (Redis, nginx, Varnish, workerd, relays, checkers), so
+ * one file more than there are cores keeps the cores busy; Vitest's default (cores - 1) is one
+ * file at a time on two cores.
+ */
+const SIDE_BY_SIDE_FILES = availableParallelism() + 1;
+/**
+ * Limits that only end a test that hangs: a busy machine (several engineers, CI) can make a test
+ * that takes a second when idle take twenty, and that must not fail it. No test's verdict rests
+ * on these; a test that bounds time derives its bound from what it measured.
+ */
+const HANG_LIMIT_MS = 120_000;
 
 /**
  * Six suites in one `npm test`:
@@ -18,6 +33,11 @@ export default defineConfig({
   test: {
     restoreMocks: true,
     unstubGlobals: true,
+    maxWorkers: SIDE_BY_SIDE_FILES,
+    testTimeout: HANG_LIMIT_MS,
+    hookTimeout: HANG_LIMIT_MS,
+    // `expect.poll` waits for a state that a busy machine reaches late, never for a deadline.
+    expect: { poll: { timeout: HANG_LIMIT_MS / 4 } },
     projects: [
       {
         extends: true,
@@ -44,8 +64,6 @@ export default defineConfig({
           environment: 'node',
           include: ['test/browser/**/*.test.ts'],
           globalSetup: ['test/browser/support/global-setup.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 60_000,
           // One Chromium at a time: these machines have two cores.
           fileParallelism: false,
         },
@@ -56,8 +74,6 @@ export default defineConfig({
           name: 'typings',
           environment: 'node',
           include: ['test/typings/**/*.test.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 60_000,
           // One checker per core: each is a whole compiler, and these machines have two.
           maxConcurrency: 2,
         },
@@ -69,7 +85,6 @@ export default defineConfig({
           environment: 'node',
           include: ['integrations/*/test/**/*.test.ts'],
           globalSetup: ['test/browser/support/global-setup.ts'],
-          testTimeout: 120_000,
           hookTimeout: 180_000,
           // Real servers (WordPress, MariaDB, PHP) and Chromium: one file at a time on two cores.
           fileParallelism: false,
