@@ -54,7 +54,7 @@ beforeAll(async () => {
     startFleet(await writeConfig('main', { storePrefix: MAIN_PREFIX })),
     startFleet(await writeConfig('budget', { storePrefix: 'fleet-budget:', hourlyBudget: 3 })),
   ]);
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all(everyInstance.map(stopInstance));
@@ -114,7 +114,7 @@ describe('a fleet of three relay processes sharing one Redis', () => {
     expect(sent).toBe(1);
     expect(answers.filter((answer) => answer.status === 200 && answer.visitors === 5)).toHaveLength(1_000);
     expect(new Set(answers.map((answer) => answer.instance))).toEqual(new Set([0, 1, 2]));
-  }, 30_000);
+  });
 
   it('sends one upstream request per interval while browsers keep asking, and every instance shows a change within one interval', async () => {
     await keepAsking(fleet, 1_500);
@@ -138,14 +138,14 @@ describe('a fleet of three relay processes sharing one Redis', () => {
       expect(shown).toEqual({ instance: shown.instance, delayMs: expect.any(Number), wentBack: false });
       expect(shown.delayMs, `instance ${shown.instance}`).toBeLessThanOrEqual(INTERVAL_MS + SLACK_MS);
     }
-  }, 30_000);
+  });
 
   it('does not stall past the claim when the instance holding it is killed (SIGKILL) mid-request', async () => {
     await sleep(INTERVAL_MS + 200);
     emulator.emulator.setFault({ kind: 'slow', delaySeconds: 4 });
     const victim = fleet[0]!;
     void ask([victim], 0);
-    await eventually(() => emulator.heldRequests === 1, 5_000, 'the victim asks upstream');
+    await eventually(() => emulator.heldRequests === 1, undefined, 'the victim asks upstream');
     const claimKey = `${prefix}claim:${SHOP.id}`;
     const [holder, claimLeftMs] = await Promise.all([inspector.get(claimKey), inspector.pTTL(claimKey)]);
     expect(holder).toEqual(expect.any(String));
@@ -173,7 +173,7 @@ describe('a fleet of three relay processes sharing one Redis', () => {
     // Answers meanwhile: the last good one (younger than maxStale) or an honest error, never a hang.
     expect(seen.every((each) => each.status === 200 || (each.status >= 500 && typeof each.error === 'string'))).toBe(true);
     fleet = [...survivors, await startInstance(await writeConfig('main', { storePrefix: prefix }))];
-  }, 40_000);
+  });
 
   it('keeps answering while Redis is down, asks nothing upstream, and coordinates again once it is back', async () => {
     emulator.setVisitors(SHOP.id, 9);
@@ -211,7 +211,7 @@ describe('a fleet of three relay processes sharing one Redis', () => {
     const sent = await upstreamRequestsDuring(() => keepAsking(fleet, intervals * INTERVAL_MS));
     expect(sent).toBeGreaterThanOrEqual(intervals - 1);
     expect(sent).toBeLessThanOrEqual(intervals + 1);
-  }, 40_000);
+  });
 
   it('never lets a token into Redis, nor the Redis password or a token into any output', async () => {
     await keepAsking(fleet, 300);
@@ -249,5 +249,5 @@ describe('a fleet with hourlyBudget 3', () => {
     } finally {
       await Promise.all(fleet.map(stopInstance));
     }
-  }, 60_000);
+  });
 });

@@ -38,7 +38,7 @@ function expectHonestError(answer: Answer, status: number | readonly number[]): 
  */
 export function describeRelayContract(target: RelayTarget): void {
   // Real time, real servers: a test runs for a few intervals.
-  describe(`relay contract: ${target.name}`, { timeout: 30_000 }, () => {
+  describe(`relay contract: ${target.name}`, () => {
     let upstream: RecordingUpstream | undefined;
     let relay: StartedRelay | undefined;
     let answers: Answer[] = [];
