@@ -37,7 +37,7 @@ async function visit(context: BrowserContext, fromShop: boolean, suffix = ''): P
     await Promise.all([page.waitForURL(`**/offer${suffix}.html`), page.click('a')]);
   } else await page.goto(`${shop.site.url}/offer${suffix}.html`);
   const sentence = suffix ? '23 Personen sehen sich gerade in diesem Shop um' : SENTENCE;
-  await expect.poll(() => page.locator('live-visitors [part="text"]').textContent(), { timeout: 10_000 }).toBe(sentence);
+  await expect.poll(() => page.locator('live-visitors [part="text"]').textContent()).toBe(sentence);
   return page;
 }
 
