@@ -2,10 +2,11 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * The suites that run side by side (unit, emulator, relay, typings) spend much of their time
- * waiting on servers and child processes (Redis, nginx, Varnish, workerd, relays, checkers), so
- * one file more than there are cores keeps the cores busy; Vitest's default (cores - 1) is one
- * file at a time on two cores.
+ * Files of every suite run side by side, from one pool: most of their time goes to waiting on
+ * servers and child processes (Redis, nginx, Varnish, workerd, relays, Chromium, WordPress,
+ * the typings' checkers), so one file more than there are cores keeps the cores busy. Vitest's
+ * default (cores - 1) is one file at a time on two cores, and a suite kept to one file at a
+ * time runs after all the others, alone.
  */
 const SIDE_BY_SIDE_FILES = availableParallelism() + 1;
 /**
@@ -64,8 +65,6 @@ export default defineConfig({
           environment: 'node',
           include: ['test/browser/**/*.test.ts'],
           globalSetup: ['test/browser/support/global-setup.ts'],
-          // One Chromium at a time: these machines have two cores.
-          fileParallelism: false,
         },
       },
       {
@@ -84,10 +83,10 @@ export default defineConfig({
           name: 'integrations',
           environment: 'node',
           include: ['integrations/*/test/**/*.test.ts'],
-          globalSetup: ['test/browser/support/global-setup.ts'],
+          // In this order: the plugin's zip carries the bundle.
+          globalSetup: ['test/browser/support/global-setup.ts', 'integrations/wordpress/test/support/plugin-zip-setup.ts'],
+          // A WordPress site (MariaDB installed, PHP started, WordPress installed) per file.
           hookTimeout: 180_000,
-          // Real servers (WordPress, MariaDB, PHP) and Chromium: one file at a time on two cores.
-          fileParallelism: false,
         },
       },
     ],
