@@ -122,6 +122,7 @@ describe('a fleet of three relay processes sharing one Redis', () => {
     const intervals = 6;
     const seen: Seen[] = [];
     let changedAtMs = 0;
+    const startedAtMs = Date.now();
     const sent = await upstreamRequestsDuring(() =>
       Promise.all([
         keepAsking(fleet, intervals * INTERVAL_MS, seen),
@@ -131,9 +132,12 @@ describe('a fleet of three relay processes sharing one Redis', () => {
         }),
       ]),
     );
-    // An interval boundary may fall on either side of the window: one more or one fewer.
-    expect(sent).toBeGreaterThanOrEqual(intervals - 1);
-    expect(sent).toBeLessThanOrEqual(intervals + 1);
+    // An interval boundary may fall on either side of the window: one more or one fewer. A relay
+    // asks upstream when a browser asks it past the interval, so the next request may come as
+    // late as the slowest answer measured after it (nothing on an idle machine).
+    const elapsedMs = Date.now() - startedAtMs;
+    expect(sent).toBeGreaterThanOrEqual(Math.min(intervals, Math.round(elapsedMs / (INTERVAL_MS + slowestAnswerMs(seen)))) - 1);
+    expect(sent).toBeLessThanOrEqual(Math.floor(elapsedMs / INTERVAL_MS) + 1);
     expect(seen.every((each) => each.status === 200)).toBe(true);
     for (const shown of firstShowing(seen, fleet.length, 42, changedAtMs)) {
       expect(shown).toEqual({ instance: shown.instance, delayMs: expect.any(Number), wentBack: false });
