@@ -106,13 +106,20 @@ describe('a fleet of three relay processes sharing one Redis', () => {
   it('answers 1,000 concurrent browsers spread over the instances from exactly one upstream request', async () => {
     // The service takes a while (under the relay's 5 s upstream timeout), so the whole burst
     // arrives while the one request is out: sending 1,000 takes this process a second or two.
-    emulator.emulator.setFault({ kind: 'slow', delaySeconds: 3 });
+    const slowMs = 3_000;
+    emulator.emulator.setFault({ kind: 'slow', delaySeconds: slowMs / 1000 });
     let answers: Seen[] = [];
     const sent = await upstreamRequestsDuring(async () => {
       answers = await Promise.all(Array.from({ length: 1_000 }, (_, index) => ask(fleet, index % fleet.length)));
     });
     emulator.emulator.clearFault();
-    expect(sent).toBe(1);
+    // A busy machine may take longer to send the burst than the service takes to answer plus an
+    // interval: browsers asking after that rightly cause the next interval's request. Measured
+    // from the answers (sent = done - took); on an idle machine the burst fits, and this is 1.
+    const sentAtMs = answers.map((answer) => answer.atMs - answer.tookMs);
+    const burstMs = Math.max(...sentAtMs) - Math.min(...sentAtMs);
+    expect(sent).toBeGreaterThanOrEqual(1);
+    expect(sent, `burst sent over ${burstMs} ms`).toBeLessThanOrEqual(1 + Math.max(0, Math.ceil((burstMs - slowMs) / INTERVAL_MS)));
     expect(answers.filter((answer) => answer.status === 200 && answer.visitors === 5)).toHaveLength(1_000);
     expect(new Set(answers.map((answer) => answer.instance))).toEqual(new Set([0, 1, 2]));
   });
