@@ -218,7 +218,16 @@ describe('a fleet of three relays on a Redis something else writes into', () => 
       await row.remove();
       const removedAtMs = Date.now();
       const after: Seen[] = [];
-      const sentAfter = await upstreamRequestsDuring(() => keepAsking(fleet, INTERVAL_MS + SLACK_MS + 500, after, 50));
+      // Asked until every instance has answered fresh: a busy machine may need more than one
+      // window for that; how long it took is checked below, against the answers' measured speed.
+      let sentAfter = 0;
+      for (
+        let round = 0;
+        round === 0 || (round < 10 && freshAfter(after, fleet.length, removedAtMs).includes(Number.POSITIVE_INFINITY));
+        round++
+      ) {
+        sentAfter += await upstreamRequestsDuring(() => keepAsking(fleet, INTERVAL_MS + SLACK_MS + 500, after, 50));
+      }
       sentInAll += sentWithGarbage + sentAfter;
       const recovery = freshAfter(after, fleet.length, removedAtMs);
       const ages = seen.filter((each) => each.status === 200).map((each) => each.age ?? 0);
