@@ -219,9 +219,9 @@ describe.each(CACHES)('behind $name', (cache) => {
       const errors = samples.filter((sample) => sample.status !== 200);
 
       expect(stale.length, 'stale answers while the relay is down').toBeGreaterThan(0);
-      // One copy, the last the relay sent: a refresh the cache had under way when the relay went
-      // down may still land (a busy machine makes that likely), never anything else.
-      expect(served.at(-1)?.body, 'the last copy the relay sent').toBe(relayBodies.at(-1));
+      // The last copy the relay sent, or the one before: a refresh the cache had under way when
+      // the relay went down may land or be dropped with the connection (a busy machine makes both
+      // likely), never anything else.
       expect(new Set(served.map((sample) => sample.body)).size, 'no copy but the last one or two the relay sent').toBeLessThanOrEqual(2);
       for (const sample of served) expect(relayBodies.slice(-2)).toContain(sample.body);
       for (const sample of served) {
