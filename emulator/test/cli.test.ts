@@ -146,7 +146,7 @@ describe('npm run emulator (the real process)', () => {
   it('serves, answers one request, and exits 0 on SIGTERM', async () => {
     const run = launch(['--port', '0']);
     try {
-      await eventually(() => LISTENING.test(run.out()), 15_000);
+      await eventually(() => LISTENING.test(run.out()));
       const url = LISTENING.exec(run.out())?.[1];
       const response = await fetch(`${url}/api/v1/realtime?websiteId=demo-shop`, { headers: { Authorization: 'Bearer demo-token' } });
       expect(response.status).toBe(200);
@@ -156,11 +156,11 @@ describe('npm run emulator (the real process)', () => {
     } finally {
       run.child.kill('SIGKILL');
     }
-  }, 20_000);
+  });
 
   it('exits 2 on a bad flag', async () => {
     const run = launch(['--port', '0', '--simulate']);
     expect(await run.exited).toBe(2);
     expect(run.err()).toContain("error: Option '--simulate <value>' argument missing");
-  }, 20_000);
+  });
 });

@@ -9,10 +9,16 @@ interface Exchange {
   readonly ended: 'closed cleanly' | 'reset' | 'still open';
 }
 
+/** Of a pause between two looks at the socket, at most this much counts as silence: more is this process stalled. */
+const LOOK_EVERY_MS = 10;
+const SILENCE_PER_LOOK_MS = 2 * LOOK_EVERY_MS;
+
 /**
  * Raw HTTP/1.1 on one connection, for what `fetch` cannot send (a POST with no framing header)
  * or cannot show (how the connection ended): each write waits until the server has been quiet
- * for `quietMs`, so a pipelined request goes after the answer to the one before.
+ * for `quietMs`, so a pipelined request goes after the answer to the one before. Quiet is counted
+ * only while this process runs (the server is in it): a stall on a busy machine, when neither side
+ * ran, is not the server keeping quiet.
  */
 async function exchange(url: string, writes: readonly string[], quietMs = 150): Promise<Exchange> {
   const { hostname, port } = new URL(url);
@@ -32,7 +38,16 @@ async function exchange(url: string, writes: readonly string[], quietMs = 150): 
   });
   const quiet = async () => {
     lastActivity = Date.now();
-    while (Date.now() - lastActivity < quietMs && ended === 'still open') await new Promise((resolve) => setTimeout(resolve, 10));
+    let silentMs = 0;
+    let lookedAt = Date.now();
+    while (silentMs < quietMs && ended === 'still open') {
+      await new Promise((resolve) => setTimeout(resolve, LOOK_EVERY_MS));
+      // setImmediate: whatever arrived during a stall is read before the silence is counted.
+      await new Promise((resolve) => setImmediate(resolve));
+      const now = Date.now();
+      silentMs = lastActivity > lookedAt ? 0 : silentMs + Math.min(now - lookedAt, SILENCE_PER_LOOK_MS);
+      lookedAt = now;
+    }
   };
   for (const chunk of writes) {
     if (ended !== 'still open') break;

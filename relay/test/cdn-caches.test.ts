@@ -8,6 +8,7 @@ import { createRelay } from '../src/relay.js';
 import type { CacheServer } from './support/cache-process.js';
 import { startNginx } from './support/nginx.js';
 import { defaultRelayConfig, EMULATOR_CONFIG, SHOP } from './support/relay-harness.js';
+import { StallMeter } from './support/stall-meter.js';
 import { startVarnish } from './support/varnish.js';
 
 /**
@@ -16,6 +17,10 @@ import { startVarnish } from './support/varnish.js';
  * is counted at its door, the service at the emulator.
  *
  * interval 2 s, maxStale 6 s: `max-age=2, stale-while-revalidate=2, stale-if-error=4`.
+ *
+ * A busy machine answers fewer requests and stalls this process's clock readings: the load phase
+ * runs until it has its answers (not for a fixed time), and every timing slack is what this
+ * process measured of its own stalls, so the verdict does not depend on the machine's speed.
  */
 const INTERVAL_S = 2;
 const MAX_STALE_S = 6;
@@ -24,8 +29,12 @@ const STALE_IF_ERROR_S = 4;
 const CLIENTS = 50;
 const POLL_EVERY_MS = 100;
 const LOAD_MS = 3 * INTERVAL_S * 1000;
-/** Timer and scheduling slack for "at least an interval apart". */
+/** Answers wanted from the load phase: ten for each client, however long a busy machine takes. */
+const LOAD_ANSWERS = CLIENTS * 10;
+/** Timer slack for "at least an interval apart" on an idle machine; the stalls measured are added. */
 const SLACK_MS = 100;
+/** Only on failure: how long a phase may go on before its assertions say what it saw. */
+const GIVE_UP_MS = 60_000;
 
 interface CacheUnderTest {
   readonly name: string;
@@ -38,6 +47,8 @@ interface CacheUnderTest {
   isStale(sample: Sample): boolean;
   /** Whether its `Age` adds the time the answer spent in the cache to the relay's. */
   readonly addsItsOwnAge: boolean;
+  /** Whether the cache says it passed this request on to the relay, having no copy it could serve. */
+  passedOn(sample: Sample): boolean;
 }
 
 const CACHES: CacheUnderTest[] = [
@@ -50,6 +61,7 @@ const CACHES: CacheUnderTest[] = [
     errorStatus: 502,
     isStale: (sample) => sample.cacheStatus === 'STALE',
     addsItsOwnAge: false,
+    passedOn: (sample) => sample.cacheStatus === 'EXPIRED' || sample.cacheStatus === 'MISS',
   },
   {
     // Varnish knows no stale-if-error: its grace, taken from stale-while-revalidate, is the window.
@@ -60,6 +72,8 @@ const CACHES: CacheUnderTest[] = [
     errorStatus: 503,
     isStale: (sample) => sample.age !== null && sample.age > INTERVAL_S,
     addsItsOwnAge: true,
+    // Varnish does not say: nothing is excused.
+    passedOn: () => false,
   },
 ];
 
@@ -81,6 +95,12 @@ describe.each(CACHES)('behind $name', (cache) => {
   let server: CacheServer;
   /** When each realtime request reached the relay, in ms on the test's clock. */
   const relayArrivals: number[] = [];
+  /** How long the relay took over each realtime answer, in ms. */
+  const relayAnswerMs: number[] = [];
+  /** Each realtime answer's body, in the order the relay sent them. */
+  const relayBodies: string[] = [];
+  /** The `Age` values the relay sent with each body. */
+  const relayAges = new Map<string, Set<number>>();
 
   beforeAll(async () => {
     emulator = await startEmulatorServer({ port: 0, config: EMULATOR_CONFIG, onError: () => undefined });
@@ -90,110 +110,155 @@ describe.each(CACHES)('behind $name', (cache) => {
     });
     // Counted at the relay's door: the cache's own health checks (other paths) do not count.
     relay = await serveOnNode(
-      (request) => {
-        if (new URL(request.url).pathname === REALTIME_PATH) relayArrivals.push(performance.now());
-        return handler(request);
+      async (request) => {
+        if (new URL(request.url).pathname !== REALTIME_PATH) return handler(request);
+        const arrivedAt = performance.now();
+        relayArrivals.push(arrivedAt);
+        const response = await handler(request);
+        relayAnswerMs.push(performance.now() - arrivedAt);
+        const body = await response.clone().text();
+        relayBodies.push(body);
+        relayAges.set(body, (relayAges.get(body) ?? new Set()).add(Number(response.headers.get('age'))));
+        return response;
       },
       { port: 0, graceMs: 0 },
     );
     server = await cache.start(relay.url);
-  }, 30_000);
+  }, GIVE_UP_MS);
 
   afterAll(async () => {
     await Promise.allSettled([server?.stop(), relay?.close(), emulator?.close()]);
   });
 
-  it('asks the relay at most once per interval while 50 clients poll it for three intervals', async () => {
-    const url = realtimeUrl(server.url, SHOP.id);
-    const startedAt = performance.now();
-    const samples = await poll(url, { clients: CLIENTS, durationMs: LOAD_MS });
-    const elapsedMs = performance.now() - startedAt;
+  it(
+    'asks the relay at most once per interval while 50 clients poll it for three intervals',
+    async () => {
+      const url = realtimeUrl(server.url, SHOP.id);
+      const stalls = new StallMeter();
+      const startedAt = performance.now();
+      const samples = await poll(url, {
+        clients: CLIENTS,
+        isDone: (sofar, elapsedMs) => elapsedMs >= LOAD_MS && sofar.length >= LOAD_ANSWERS,
+      });
+      const elapsedMs = performance.now() - startedAt;
+      stalls.stop();
+      /** The longest this process did not run: how late a clock reading here may be. */
+      const stallMs = stalls.longestMs;
 
-    expect(samples.length).toBeGreaterThan(CLIENTS * 10);
-    const failures = samples.filter((sample) => sample.status !== 200 || typeof parseReport(JSON.parse(sample.body), SHOP.id) === 'string');
-    expect(failures).toEqual([]);
-    // A copy past max-age goes out only while its background refresh is under way: a moment.
-    const ages = samples.map((sample) => sample.age);
-    expect(
-      ages.every((age) => age !== null && age <= INTERVAL_S + 1),
-      `ages ${[...new Set(ages)]}`,
-    ).toBe(true);
-    // Varnish counts its own time on top of the relay's; nginx repeats the relay's, here always
-    // 0 as every refresh of nginx is what makes the relay ask the service again.
-    const oldest = Math.max(...(ages as number[]));
-    if (cache.addsItsOwnAge) expect(oldest).toBeGreaterThan(0);
-    else expect(oldest).toBe(0);
+      expect(samples.length).toBeGreaterThanOrEqual(LOAD_ANSWERS);
+      const failures = samples.filter(
+        (sample) => sample.status !== 200 || typeof parseReport(JSON.parse(sample.body), SHOP.id) === 'string',
+      );
+      expect(failures).toEqual([]);
+      // A copy past max-age goes out only while its background refresh is under way: a moment, at
+      // most the relay's slowest answer (whole seconds in Age, so one more).
+      const refreshS = Math.ceil((Math.max(0, ...relayAnswerMs) + stallMs) / 1000);
+      const ages = samples.map((sample) => sample.age);
+      expect(
+        ages.every((age) => age !== null && age <= INTERVAL_S + 1 + refreshS),
+        `ages ${[...new Set(ages)]}, refresh up to ${refreshS} s`,
+      ).toBe(true);
+      // Varnish counts its own time on top of the relay's; nginx repeats the relay's as it was.
+      for (const sample of samples) {
+        const sent = [...(relayAges.get(sample.body) ?? [])];
+        if (cache.addsItsOwnAge) expect(sample.age).toBeGreaterThanOrEqual(Math.min(...sent));
+        else expect(sent, `the Age values the relay sent with this copy`).toContain(sample.age);
+      }
+      if (cache.addsItsOwnAge) expect(Math.max(...(ages as number[]))).toBeGreaterThan(0);
 
-    // One fill at the start, then one refresh per interval at most: never two within an interval.
-    const arrivals = relayArrivals.filter((atMs) => atMs >= startedAt);
-    expect(arrivals.length).toBeGreaterThanOrEqual(2);
-    expect(arrivals.length).toBeLessThanOrEqual(Math.floor(elapsedMs / (INTERVAL_S * 1000)) + 1);
-    for (let i = 1; i < arrivals.length; i++) {
-      expect(arrivals[i]! - arrivals[i - 1]!).toBeGreaterThanOrEqual(INTERVAL_S * 1000 - SLACK_MS);
-    }
-    // The relay asked the service once for each of them, never more.
-    expect(emulator.emulator.stats().trackedRateLimitRequests).toBeLessThanOrEqual(arrivals.length);
-    console.info(
-      `${cache.name}: ${samples.length} answers to ${CLIENTS} clients in ${Math.round(elapsedMs)} ms; ` +
-        `${arrivals.length} requests reached the relay, ${emulator.emulator.stats().trackedRateLimitRequests} the service`,
-    );
-  }, 30_000);
+      // One fill at the start, then one refresh per interval at most: never two within an interval.
+      // An arrival is read late by at most the longest stall, so two readings may come that much closer.
+      // A refresh that this process could not answer within stale-while-revalidate (a stall as long
+      // as the window) leaves the cache nothing it may serve: what it then passes on, and says it
+      // did, is the machine's doing, not the relay's, and is all that is excused.
+      const arrivals = relayArrivals.filter((atMs) => atMs >= startedAt);
+      const late = stallMs + Math.max(0, ...relayAnswerMs) >= STALE_WHILE_REVALIDATE_S * 1000;
+      const excused = late ? samples.filter((sample) => cache.passedOn(sample)).length : 0;
+      expect(arrivals.length).toBeGreaterThanOrEqual(2);
+      expect(
+        arrivals.length,
+        `arrivals at ${arrivals.map((atMs) => Math.round(atMs - startedAt))} ms, answered in ${relayAnswerMs.map(Math.round)} ms`,
+      ).toBeLessThanOrEqual(Math.floor(elapsedMs / (INTERVAL_S * 1000)) + 1 + excused);
+      if (!late) {
+        for (let i = 1; i < arrivals.length; i++) {
+          expect(arrivals[i]! - arrivals[i - 1]!).toBeGreaterThanOrEqual(INTERVAL_S * 1000 - SLACK_MS - stallMs);
+        }
+      }
+      // The relay asked the service once for each of them, never more.
+      expect(emulator.emulator.stats().trackedRateLimitRequests).toBeLessThanOrEqual(arrivals.length);
+      console.info(
+        `${cache.name}: ${samples.length} answers to ${CLIENTS} clients in ${Math.round(elapsedMs)} ms; ` +
+          `${arrivals.length} requests reached the relay (${excused} excused), ${emulator.emulator.stats().trackedRateLimitRequests} the service; ` +
+          `longest stall ${Math.round(stallMs)} ms`,
+      );
+    },
+    GIVE_UP_MS * 2,
+  );
 
-  it('serves its stale copy while the relay is down, for the stale window, then stops', async () => {
-    const url = realtimeUrl(server.url, SHOP.id);
-    expect((await ask(url, performance.now())).status).toBe(200);
-    await relay.close();
+  it(
+    'serves its stale copy while the relay is down, for the stale window, then stops',
+    async () => {
+      const url = realtimeUrl(server.url, SHOP.id);
+      expect((await ask(url, performance.now())).status).toBe(200);
+      await relay.close();
 
-    // The copy is fresh for at most an interval more, stale for the window after that (nginx
-    // counts in whole seconds: one more), and then the cache must say it has nothing.
-    const windowEndMs = (INTERVAL_S + cache.staleWindowS + 1) * 1000;
-    const samples = await poll(url, { clients: 5, durationMs: windowEndMs + 2_000, stopAfterErrorMs: 500 });
-    const served = samples.filter((sample) => sample.status === 200);
-    const stale = served.filter((sample) => cache.isStale(sample));
-    const errors = samples.filter((sample) => sample.status !== 200);
+      // The copy is fresh for at most an interval more, stale for the window after that (nginx
+      // counts in whole seconds: one more), and then the cache must say it has nothing.
+      // Polled until the cache has given up for half a second (or, failing, for long past the window).
+      const windowEndMs = (INTERVAL_S + cache.staleWindowS + 1) * 1000;
+      const samples = await poll(url, {
+        clients: 5,
+        isDone: (sofar, elapsedMs) => {
+          const firstError = sofar.find((sample) => sample.status !== 200);
+          return (firstError !== undefined && elapsedMs > firstError.doneMs + 500) || elapsedMs > windowEndMs + GIVE_UP_MS;
+        },
+      });
+      const served = samples.filter((sample) => sample.status === 200);
+      const stale = served.filter((sample) => cache.isStale(sample));
+      const errors = samples.filter((sample) => sample.status !== 200);
 
-    expect(stale.length, 'stale answers while the relay is down').toBeGreaterThan(0);
-    expect(new Set(served.map((sample) => sample.body)).size, 'one copy, the last the relay sent').toBe(1);
-    for (const sample of served) {
-      expect(sample.atMs).toBeLessThanOrEqual(windowEndMs);
-      if (cache.addsItsOwnAge) expect(sample.age).toBeLessThanOrEqual(INTERVAL_S + cache.staleWindowS);
-    }
-    expect(errors.length, 'the cache gives up once the window is over').toBeGreaterThan(0);
-    expect(errors.every((sample) => sample.status === cache.errorStatus)).toBe(true);
-    // Once the window has closed it stays closed: nothing sent after the first error got the copy.
-    const lastServedMs = Math.max(...served.map((sample) => sample.atMs));
-    const firstErrorMs = Math.min(...errors.map((sample) => sample.doneMs));
-    expect(lastServedMs).toBeLessThan(firstErrorMs);
-    console.info(
-      `${cache.name}, relay down: ${served.length} answers served (${stale.length} marked stale) ` +
-        `until ${Math.round(lastServedMs)} ms, then ${cache.errorStatus} from ${Math.round(firstErrorMs)} ms`,
-    );
-  }, 30_000);
+      expect(stale.length, 'stale answers while the relay is down').toBeGreaterThan(0);
+      // The last copy the relay sent, or the one before: a refresh the cache had under way when
+      // the relay went down may land or be dropped with the connection (a busy machine makes both
+      // likely), never anything else.
+      expect(new Set(served.map((sample) => sample.body)).size, 'no copy but the last one or two the relay sent').toBeLessThanOrEqual(2);
+      for (const sample of served) expect(relayBodies.slice(-2)).toContain(sample.body);
+      for (const sample of served) {
+        expect(sample.atMs).toBeLessThanOrEqual(windowEndMs);
+        if (cache.addsItsOwnAge) expect(sample.age).toBeLessThanOrEqual(INTERVAL_S + cache.staleWindowS);
+      }
+      expect(errors.length, 'the cache gives up once the window is over').toBeGreaterThan(0);
+      expect(errors.every((sample) => sample.status === cache.errorStatus)).toBe(true);
+      // Once the window has closed it stays closed: nothing sent after the first error got the copy.
+      const lastServedMs = Math.max(...served.map((sample) => sample.atMs));
+      const firstErrorMs = Math.min(...errors.map((sample) => sample.doneMs));
+      expect(lastServedMs).toBeLessThan(firstErrorMs);
+      console.info(
+        `${cache.name}, relay down: ${served.length} answers served (${stale.length} marked stale) ` +
+          `until ${Math.round(lastServedMs)} ms, then ${cache.errorStatus} from ${Math.round(firstErrorMs)} ms`,
+      );
+    },
+    GIVE_UP_MS * 2,
+  );
 });
 
 interface PollOptions {
   readonly clients: number;
-  readonly durationMs: number;
-  /** Stop this long after the first answer that is not a 200. */
-  readonly stopAfterErrorMs?: number;
+  /** Whether the phase has what it needs, given the answers so far and the time since it began. */
+  isDone(samples: readonly Sample[], elapsedMs: number): boolean;
 }
 
-/** `clients` loops, each asking every POLL_EVERY_MS until the time is up. */
+/** `clients` loops, each asking every POLL_EVERY_MS until the phase is done. */
 async function poll(url: string, options: PollOptions): Promise<Sample[]> {
   const startedAt = performance.now();
-  let deadline = startedAt + options.durationMs;
   const samples: Sample[] = [];
   const client = async () => {
     do {
       const sentAt = performance.now();
-      const sample = await ask(url, startedAt);
-      samples.push(sample);
-      if (sample.status !== 200 && options.stopAfterErrorMs !== undefined) {
-        deadline = Math.min(deadline, performance.now() + options.stopAfterErrorMs);
-      }
+      samples.push(await ask(url, startedAt));
       const wait = sentAt + POLL_EVERY_MS - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    } while (performance.now() < deadline);
+    } while (!options.isDone(samples, performance.now() - startedAt));
   };
   await Promise.all(Array.from({ length: options.clients }, client));
   return samples.sort((a, b) => a.atMs - b.atMs);
@@ -202,7 +267,8 @@ async function poll(url: string, options: PollOptions): Promise<Sample[]> {
 async function ask(url: string, startedAt: number): Promise<Sample> {
   const atMs = performance.now() - startedAt;
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+    // No time limit of its own: a busy machine answers late, and the test's own limit catches a hang.
+    const response = await fetch(url);
     const body = await response.text();
     const age = response.headers.get('age');
     const cacheStatus = response.headers.get('x-cache-status');

@@ -20,7 +20,7 @@ async function waveWhileUpstreamHolds(count: number, query = `?websiteId=${SHOP.
   const callsBefore = h.upstreamCalls.length;
   h.emulator.emulator.setFault({ kind: 'hang' });
   const wave = Array.from({ length: count }, () => h.get(query));
-  await eventually(() => h.arrivals() - arrivedBefore === count && h.emulator.emulator.stats().waitingRequests >= 1, 20_000);
+  await eventually(() => h.arrivals() - arrivedBefore === count && h.emulator.emulator.stats().waitingRequests >= 1);
   // Everyone has asked and the single upstream request is still held: nothing else went out.
   expect(h.upstreamCalls.length - callsBefore).toBe(1);
   h.emulator.emulator.clearFault();
@@ -40,7 +40,7 @@ describe('one upstream request per website per interval', () => {
     expectOneReportForAll(answers, 0);
     expect(h.upstreamCalls).toHaveLength(1);
     expect(h.servedByEmulator()).toBe(1);
-  }, 30_000);
+  });
 
   it('sends no more while the answer is fresh, and exactly one more for a second wave after the interval', async () => {
     await waveWhileUpstreamHolds(BROWSERS);
@@ -55,12 +55,12 @@ describe('one upstream request per website per interval', () => {
     expect(h.upstreamCalls).toHaveLength(2);
     expect(h.servedByEmulator()).toBe(2);
     expectOneReportForAll(second, 1);
-  }, 30_000);
+  });
 
   it('keeps one feed per website: two websites asked at once cost one request each', async () => {
     h.emulator.emulator.setFault({ kind: 'hang' });
     const wave = [SHOP.id, OTHER_SHOP.id].flatMap((id) => Array.from({ length: 200 }, () => h.get(`?websiteId=${id}`)));
-    await eventually(() => h.arrivals() === 400 && h.emulator.emulator.stats().waitingRequests === 2, 10_000);
+    await eventually(() => h.arrivals() === 400 && h.emulator.emulator.stats().waitingRequests === 2);
     h.emulator.emulator.clearFault();
     const answers = await Promise.all(wave);
     expect(answers.every((answer) => answer.status === 200)).toBe(true);

@@ -14,4 +14,4 @@ it('delivers SIGTERM to the command itself, even while its event loop is busy', 
   run.child.kill('SIGTERM');
   expect(await run.exited).toBe(0);
   expect(run.out()).toContain('stopped');
-}, 20_000);
+});

@@ -168,7 +168,7 @@ describe('a real Redis with a password', () => {
 
     await redis.start();
     // Reconnection backs off to a second at most.
-    await eventually(async () => (await outcomeWithin(store.read('shop-a'))).settled === 'resolved', 5_000);
+    await eventually(async () => (await outcomeWithin(store.read('shop-a'))).settled === 'resolved');
     // A Redis without persistence comes back empty: the state is gone, and everything works.
     expect(await store.read('shop-a')).toBeNull();
     await store.write('shop-a', STATE, 60_000);
@@ -180,7 +180,7 @@ describe('a real Redis with a password', () => {
     expect(logs).toHaveLength(2);
     expect(logs[1]).toMatch(/^store: Redis at redis:\/\/127\.0\.0\.1:\d+\/0 answers again/);
     expect(JSON.stringify(logs)).not.toContain(PASSWORD);
-  }, 20_000);
+  });
 
   it('frozen mid-run (hung): methods reject within the bound; thawed: late replies confuse nothing', async () => {
     const prefix = 'frozen:';
@@ -200,12 +200,12 @@ describe('a real Redis with a password', () => {
     }
     // The abandoned commands ran late (the claim's release among them); each later reply still
     // reaches its own command: a claim is granted once, refused after.
-    await eventually(async () => (await outcomeWithin(store.read('shop-b'))).settled === 'resolved', 5_000);
+    await eventually(async () => (await outcomeWithin(store.read('shop-b'))).settled === 'resolved');
     await store.release('shop-a', 'holder-1');
     expect(await store.claim('shop-a', 'holder-2', 60_000)).toBe(true);
     expect(await store.claim('shop-a', 'holder-3', 60_000)).toBe(false);
     expect(await store.read('shop-a')).toEqual(STATE);
-  }, 20_000);
+  });
 
   describe('keys another program filled with something else', () => {
     let inspector: ReturnType<typeof createClient>;

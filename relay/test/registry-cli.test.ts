@@ -88,7 +88,7 @@ describe('live-visitors-relay rotate-keys', () => {
     await writeFile(configPath, JSON.stringify({ upstream: emulator.url, selfServe: true, encryptionKeys: [OLD_KEY], registrationsFile }));
     const start = async () => {
       const run = launchCommand('relay/src/cli.ts', ['--port', '0', '--config', configPath]);
-      await eventually(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(run.out()), 15_000);
+      await eventually(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(run.out()));
       return { run, url: /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(run.out())![1]! };
     };
     const first = await start();
@@ -115,5 +115,5 @@ describe('live-visitors-relay rotate-keys', () => {
       second.run.child.kill('SIGTERM');
       await second.run.exited;
     }
-  }, 40_000);
+  });
 });

@@ -21,7 +21,7 @@ beforeAll(async () => {
     launchChromium(),
     startRelayHarness({ config: { selfServe: true, encryptionKeys: KEYS, registrationsMayBeLost: true } }),
   ]);
-}, 30_000);
+});
 afterAll(async () => {
   await Promise.all([browser?.close(), harness?.close()]);
 });

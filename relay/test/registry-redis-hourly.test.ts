@@ -18,7 +18,7 @@ beforeAll(async () => {
   redis = await startRedisServer();
   inspector = createClient({ url: redis.url });
   await inspector.connect();
-}, 30_000);
+});
 
 afterAll(async () => {
   await inspector?.quit();

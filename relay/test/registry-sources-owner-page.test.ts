@@ -29,7 +29,7 @@ beforeAll(async () => {
   const sources = (await (await fetch(`${harness.emulator.url}/__emulator/sources/${SITE}`)).json()) as { plausible: typeof plausible };
   plausible = sources.plausible;
   relayId = sourceWebsiteId({ kind: 'plausible', ...plausible }) ?? '';
-}, 30_000);
+});
 afterAll(async () => {
   await Promise.all([browser?.close(), harness?.close()]);
 });

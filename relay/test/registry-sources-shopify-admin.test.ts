@@ -29,7 +29,7 @@ beforeAll(async () => {
   [browser, relay] = await Promise.all([launchChromium(), startShopifyAppRelay()]);
   plausible = ((await (await fetch(`${relay.emulator.url}/__emulator/sources/${SITE}`)).json()) as { plausible: typeof plausible })
     .plausible;
-}, 30_000);
+});
 afterAll(async () => {
   await context?.close();
   await Promise.all([browser?.close(), relay?.close()]);

@@ -43,7 +43,7 @@ beforeAll(async () => {
   const { username, password } = { username: 'admin', password: 'umami' };
   // Umami twice: with Cloud's API key, and self-hosted with the stand-in's documented first login.
   sources = { ...pasted, 'umami-login': { kind: 'umami', base: pasted.umami!.base, websiteId: LOGIN_SITE, username, password } };
-}, 30_000);
+});
 
 afterAll(async () => {
   await closeRegistrationBackends(redis, emulator, folder);

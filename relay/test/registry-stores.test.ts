@@ -34,7 +34,7 @@ const clock = new ManualClock();
 
 beforeAll(async () => {
   [redis, emulator, folder] = await startRegistrationBackends(EMULATOR, clock.now, 'relay-registry-');
-}, 30_000);
+});
 
 afterAll(async () => {
   await closeRegistrationBackends(redis, emulator, folder);

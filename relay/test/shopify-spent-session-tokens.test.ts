@@ -30,7 +30,7 @@ describe('rememberOnce in Redis', () => {
   let stores: RedisRegistrationStore[] = [];
   beforeAll(async () => {
     redis = await startRedisServer();
-  }, 30_000);
+  });
   afterAll(async () => {
     await Promise.all(stores.map((store) => store.close()));
     stores = [];

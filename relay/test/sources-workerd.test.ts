@@ -34,7 +34,7 @@ beforeAll(async () => {
     },
   });
   url = (await miniflare.ready).origin;
-}, 60_000);
+});
 afterAll(async () => {
   await miniflare?.dispose();
   await server?.close();

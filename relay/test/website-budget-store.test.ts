@@ -16,7 +16,7 @@ let redis: RedisServer;
 
 beforeAll(async () => {
   redis = await startRedisServer();
-}, 30_000);
+});
 
 afterAll(async () => {
   await redis?.close();

@@ -64,7 +64,7 @@ async function expectNoViolations(page: Page, selector?: string): Promise<void> 
 
 async function expectState(page: Page, state: string): Promise<void> {
   for (const id of ['bare', 'with-fallback']) {
-    await expect.poll(() => page.locator(`#${id}`).getAttribute('state'), { timeout: 10_000 }).toBe(state);
+    await expect.poll(() => page.locator(`#${id}`).getAttribute('state')).toBe(state);
   }
 }
 
@@ -85,7 +85,7 @@ const STATES: StateCase[] = [
     showsCount: false,
     reach: async () => {
       // The answer never comes: the service holds the request and the element waits.
-      await expect.poll(() => service.emulator.stats().waitingRequests, { timeout: 10_000 }).toBeGreaterThan(0);
+      await expect.poll(() => service.emulator.stats().waitingRequests).toBeGreaterThan(0);
     },
   },
   {
@@ -173,10 +173,8 @@ describe('the demo page (Vite dev server with the emulator mounted)', () => {
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(new URL(path, server.resolvedUrls!.local[0]!).href);
     const widgets = page.locator('live-visitors');
-    await expect.poll(() => widgets.count(), { timeout: 20_000 }).toBeGreaterThan(0);
-    await expect
-      .poll(() => widgets.evaluateAll((all) => all.every((widget) => widget.getAttribute('state') === 'live')), { timeout: 20_000 })
-      .toBe(true);
+    await expect.poll(() => widgets.count()).toBeGreaterThan(0);
+    await expect.poll(() => widgets.evaluateAll((all) => all.every((widget) => widget.getAttribute('state') === 'live'))).toBe(true);
     if (scope.widgets) await expectNoViolations(page, 'live-visitors');
     if (scope.page) await expectNoViolations(page);
   }

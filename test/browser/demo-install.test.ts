@@ -66,8 +66,8 @@ describe("the demo's install tabs", () => {
     await page.getByLabel('Website ID', { exact: true }).fill(SMALL_SHOP.id);
     await page.getByLabel('API token', { exact: true }).fill(SMALL_SHOP.token);
     await page.getByRole('button', { name: 'Register' }).click();
-    await expect.poll(() => page.locator('#status').textContent(), { timeout: 15_000 }).toBe('Registered.');
-    await expect.poll(() => page.locator('#count').textContent(), { timeout: 15_000 }).toMatch(/^\d+ visitors? on your website$/);
+    await expect.poll(() => page.locator('#status').textContent()).toBe('Registered.');
+    await expect.poll(() => page.locator('#count').textContent()).toMatch(/^\d+ visitors? on your website$/);
     const values = {
       websiteId: await page.locator('#tag-website-id').textContent(),
       apiBase: await page.locator('#tag-api-base').textContent(),
@@ -88,7 +88,7 @@ describe("the demo's install tabs", () => {
       document.body.append(element);
     }, values);
     const placed = page.locator('#from-tag-manager');
-    await expect.poll(() => placed.getAttribute('state'), { timeout: 30_000 }).toBe('live');
+    await expect.poll(() => placed.getAttribute('state')).toBe('live');
     const reading = (await readWidgets(page)).at(-1)!;
     expect(reading.text).toMatch(/^\d+ (person is|people are) browsing this shop right now$/);
     // The count is the relay's for small-shop (both read its cache; a poll rides over an interval's turn).

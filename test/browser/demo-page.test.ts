@@ -36,7 +36,7 @@ describe('the demo of `npm start` in headless Chromium', () => {
     await page.goto(`${demo.origin}/`);
 
     const widget = page.locator('#widget');
-    await expect.poll(() => widget.getAttribute('state'), { timeout: 30_000 }).toBe('live');
+    await expect.poll(() => widget.getAttribute('state')).toBe('live');
     const [live] = await readWidgets(page);
     expect(live!.text).toMatch(/^\d+ (person is|people are) browsing this shop right now$/);
     const count = shownCount(live!.text);
@@ -85,7 +85,7 @@ describe('the demo of `npm start` in headless Chromium', () => {
     const { errors } = trackPage(page);
     await page.goto(`${demo.origin}/`);
     const widget = page.locator('#widget');
-    await expect.poll(() => widget.getAttribute('state'), { timeout: 30_000 }).toBe('live');
+    await expect.poll(() => widget.getAttribute('state')).toBe('live');
 
     await widget.locator('[part="text"]').hover();
     await expect.poll(() => widget.locator('[part="disclosure"]').isVisible()).toBe(true);
@@ -94,17 +94,17 @@ describe('the demo of `npm start` in headless Chromium', () => {
     );
 
     const log = page.getByRole('list', { name: 'Impressions and dataLayer pushes' });
-    await expect.poll(() => log.textContent(), { timeout: 10_000 }).toContain('variant "shown"');
+    await expect.poll(() => log.textContent()).toContain('variant "shown"');
     expect(await log.textContent()).toContain('dataLayer.push({"event":"live_visitors_impression","live_visitors_variant":"shown"');
     expect(await page.locator('#variant').textContent()).toBe('shown');
 
     await page.getByRole('button', { name: 'Put this browser in the other group' }).click();
     await page.waitForLoadState('load');
-    await expect.poll(() => page.locator('#variant').textContent(), { timeout: 10_000 }).toBe('holdout');
+    await expect.poll(() => page.locator('#variant').textContent()).toBe('holdout');
     expect(await page.getByLabel('Hold out 20 % of browsers').isChecked()).toBe(true);
     // The reload keeps the panel's scroll position: the product is out of view, and not seen until scrolled to.
     await page.evaluate(() => window.scrollTo(0, 0));
-    await expect.poll(() => log.textContent(), { timeout: 10_000 }).toContain('variant "holdout"');
+    await expect.poll(() => log.textContent()).toContain('variant "holdout"');
     expect(await widget.locator('[part="text"]').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();

@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
+import { DEFAULT_INTERVAL_SECONDS } from '../../src/config.js';
 import { readmeSnippet } from '../support/readme-snippet.js';
 import { type FirstText, firstText, recordFirstText } from './support/first-text.js';
 import { putReadmeOfferPages } from './support/readme-offer-pages.js';
@@ -13,6 +14,8 @@ import { shopFixtureForSuite } from './support/shop-fixture.js';
 // shows once that file is in (from the cache), a few frames later, as the README says.
 
 const RETURNS = 20;
+/** The pages set no interval: a stored count serves returns for this long, then one request renews it. */
+const INTERVAL_MS = DEFAULT_INTERVAL_SECONDS * 1000;
 const SENTENCE = '23 people are browsing this shop right now';
 
 const shop = shopFixtureForSuite(({ site, service }) => {
@@ -37,7 +40,7 @@ async function visit(context: BrowserContext, fromShop: boolean, suffix = ''): P
     await Promise.all([page.waitForURL(`**/offer${suffix}.html`), page.click('a')]);
   } else await page.goto(`${shop.site.url}/offer${suffix}.html`);
   const sentence = suffix ? '23 Personen sehen sich gerade in diesem Shop um' : SENTENCE;
-  await expect.poll(() => page.locator('live-visitors [part="text"]').textContent(), { timeout: 10_000 }).toBe(sentence);
+  await expect.poll(() => page.locator('live-visitors [part="text"]').textContent()).toBe(sentence);
   return page;
 }
 
@@ -45,6 +48,7 @@ it(`a returning shopper coming from another page of the shop sees the stored cou
   const context = await shop.browser.newContext();
   await (await visit(context, false)).close();
   const requestsBefore = shop.service.realtimeRequests;
+  const storedAt = Date.now();
   const seen: FirstText[] = [];
   for (let index = 0; index < RETURNS; index += 1) {
     const page = await visit(context, true);
@@ -54,15 +58,17 @@ it(`a returning shopper coming from another page of the shop sees the stored cou
   const rows = seen.map(({ frame, at, firstPaint }) => `frame ${frame}, text ${at.toFixed(1)} ms, first paint ${firstPaint.toFixed(1)} ms`);
   console.log(`first text on ${RETURNS} returns:\n${rows.join('\n')}`);
   expect(seen.filter(({ frame, at, firstPaint }) => frame !== 1 || at > firstPaint)).toEqual([]);
-  // The stored count was young enough: no return asked the service.
-  expect(shop.service.realtimeRequests).toBe(requestsBefore);
+  // The stored count was young enough: no return asked the service (on an idle machine the returns
+  // take well under an interval; a busy one may see the count renewed once per interval gone).
+  expect(shop.service.realtimeRequests - requestsBefore).toBeLessThanOrEqual(Math.floor((Date.now() - storedAt) / INTERVAL_MS));
   await context.close();
-}, 120_000);
+});
 
 it('in a language with a file of its own, the stored count shows once that file is in, without asking the service', async () => {
   const context = await shop.browser.newContext();
   await (await visit(context, false, '-de')).close();
   const requestsBefore = shop.service.realtimeRequests;
+  const storedAt = Date.now();
   const rows: string[] = [];
   for (let index = 0; index < 5; index += 1) {
     const page = await visit(context, true, '-de');
@@ -71,6 +77,6 @@ it('in a language with a file of its own, the stored count shows once that file 
     await page.close();
   }
   console.log(`first text on 5 returns in German:\n${rows.join('\n')}`);
-  expect(shop.service.realtimeRequests).toBe(requestsBefore);
+  expect(shop.service.realtimeRequests - requestsBefore).toBeLessThanOrEqual(Math.floor((Date.now() - storedAt) / INTERVAL_MS));
   await context.close();
-}, 120_000);
+});

@@ -60,7 +60,7 @@ async function open(html: string, options: BrowserContextOptions = {}): Promise<
 }
 
 async function showsCount(tab: Page, count = COUNT): Promise<void> {
-  await expect.poll(() => shownText(tab.locator('live-visitors').first()), { timeout: 10_000 }).toBe(sentence(count));
+  await expect.poll(() => shownText(tab.locator('live-visitors').first())).toBe(sentence(count));
 }
 
 /** Whether the disclosure is rendered (not `display: none`) with a box. */
@@ -236,9 +236,7 @@ describe('a new number', () => {
   it('notation="compact" shows 1.2K, and passes axe', async () => {
     service.setVisitors(WEBSITE.id, 1234);
     const tab = await open(page('notation="compact"'));
-    await expect
-      .poll(() => shownText(tab.locator('live-visitors')), { timeout: 10_000 })
-      .toBe('1.2K people are browsing this shop right now');
+    await expect.poll(() => shownText(tab.locator('live-visitors'))).toBe('1.2K people are browsing this shop right now');
     await expectAccessible(tab, 'compact');
   });
 });

@@ -125,7 +125,7 @@ async function source(page: Page, selector: string, property: 'websiteId' | 'min
 }
 
 async function expectShows(page: Page, selector: string, text: string): Promise<void> {
-  await expect.poll(() => shownText(page.locator(selector)), { timeout: 10_000 }).toBe(text);
+  await expect.poll(() => shownText(page.locator(selector))).toBe(text);
 }
 
 describe('a plain page (the script-tag bundle)', () => {

@@ -90,7 +90,7 @@ describe('a language beyond English', () => {
       record();
     });
     const widgets = tab.locator('live-visitors');
-    await expect.poll(() => shownText(widgets.first()), { timeout: 10_000 }).toBe('23 Personen sehen sich gerade in diesem Shop um');
+    await expect.poll(() => shownText(widgets.first())).toBe('23 Personen sehen sich gerade in diesem Shop um');
     for (let index = 0; index < 3; index += 1)
       expect(await shownText(widgets.nth(index))).toBe('23 Personen sehen sich gerade in diesem Shop um');
     expect(languageRequests).toEqual(['/live-visitors-lang-de.js']);
@@ -101,17 +101,17 @@ describe('a language beyond English', () => {
 
   it('a cached count paints as soon as its texts are in on the next page load', async () => {
     const { tab } = await open(page('ja'));
-    await expect.poll(() => shownText(tab.locator('live-visitors')), { timeout: 10_000 }).toMatch(/23/);
+    await expect.poll(() => shownText(tab.locator('live-visitors'))).toMatch(/23/);
     const requestsBefore = service.realtimeRequests;
     await tab.reload();
-    await expect.poll(() => shownText(tab.locator('live-visitors')), { timeout: 10_000 }).toMatch(/23/);
+    await expect.poll(() => shownText(tab.locator('live-visitors'))).toMatch(/23/);
     expect(service.realtimeRequests).toBe(requestsBefore);
   });
 
   it('whose file is missing (a copy without its language files) shows English, marked lang="en", after one request', async () => {
     const { tab, languageRequests } = await open(page('de', { elements: 2 }), 'missing');
     const text = tab.locator('live-visitors').first().locator('[part="text"]');
-    await expect.poll(() => text.textContent(), { timeout: 10_000 }).toBe('23 people are browsing this shop right now');
+    await expect.poll(() => text.textContent()).toBe('23 people are browsing this shop right now');
     expect(await text.getAttribute('lang')).toBe('en');
     // A failed language stays failed for the page: no second request, whatever updates follow.
     await tab
@@ -148,7 +148,7 @@ describe('right to left', () => {
     ['en', 'rtl'],
   ])('lang="%s" dir="%s": the dot on the right of the sentence, the disclosure from its right edge; axe passes', async (lang, dir) => {
     const { tab } = await open(page(lang, { dir }));
-    await expect.poll(() => shownText(tab.locator('live-visitors')), { timeout: 10_000 }).toMatch(/23|٢٣/);
+    await expect.poll(() => shownText(tab.locator('live-visitors'))).toMatch(/23|٢٣/);
     await tab.hover('live-visitors [part="text"]');
     const { host, dot, text, disclosure } = await geometry(tab);
     expect(dot.left).toBeGreaterThanOrEqual(text.right - 1);
@@ -168,7 +168,7 @@ describe('right to left', () => {
     ['<div dir="rtl">, starting its line', { blockDir: 'rtl', prefix: '' }],
   ])('English text in %s: the dot on the right of the sentence, the disclosure from its right edge', async (_, where) => {
     const { tab } = await open(page('en', where));
-    await expect.poll(() => shownText(tab.locator('live-visitors')), { timeout: 10_000 }).toMatch(/23/);
+    await expect.poll(() => shownText(tab.locator('live-visitors'))).toMatch(/23/);
     await tab.hover('live-visitors [part="text"]');
     const { host, dot, text, disclosure } = await geometry(tab);
     expect(dot.left).toBeGreaterThanOrEqual(text.right - 1);
@@ -178,7 +178,7 @@ describe('right to left', () => {
 
   it('left to right for comparison: the dot on the left, the disclosure from the left edge; a CJK page', async () => {
     const { tab } = await open(page('zh-TW'));
-    await expect.poll(() => shownText(tab.locator('live-visitors')), { timeout: 10_000 }).toMatch(/23/);
+    await expect.poll(() => shownText(tab.locator('live-visitors'))).toMatch(/23/);
     await tab.hover('live-visitors [part="text"]');
     const { host, dot, text, disclosure } = await geometry(tab);
     expect(dot.right).toBeLessThanOrEqual(text.left + 1);

@@ -219,7 +219,7 @@ describe('an element with nothing to show takes no space', () => {
     context = await browser.newContext();
     const target = await context.newPage();
     await target.goto(`${site.url}/nothing-${state}.html`);
-    await expect.poll(() => target.locator('live-visitors').getAttribute('state'), { timeout: 10_000 }).toBe(state);
+    await expect.poll(() => target.locator('live-visitors').getAttribute('state')).toBe(state);
     const measured = await measure(target);
     expect(measured.widget.width).toBe(0);
     expect(measured.withParagraph.height).toBe(measured.withoutParagraph.height);

@@ -22,7 +22,7 @@ async function filesFetched(name: string, element: string, state: string): Promi
     if (path.startsWith('/live-visitors')) files.push(path);
   });
   await page.goto(`${shop.site.url}/${name}.html`);
-  await expect.poll(() => page.locator('live-visitors').getAttribute('state'), { timeout: 10_000 }).toBe(state);
+  await expect.poll(() => page.locator('live-visitors').getAttribute('state')).toBe(state);
   // Time for a file asked for late to show up.
   await page.waitForTimeout(300);
   await context.close();

@@ -109,7 +109,7 @@ class BrowserRun {
 
   /**
    * Other tabs learn the count through a storage event, which needs real (not simulated) time
-   * to arrive: wait for it, up to 5 s of real time.
+   * to arrive: wait for it, up to 30 s of real time (a limit for one that never comes).
    */
   async checkAllShow(count: number): Promise<void> {
     for (const [tab, page] of this.pages.entries()) {
@@ -119,7 +119,7 @@ class BrowserRun {
           (widget) => widget.state === 'live' && widget.count === count && shownCount(widget.text) === count && !brokenText(widget.text),
         );
       let widgets = await readWidgets(page);
-      for (const deadline = Date.now() + 5_000; !expected(widgets) && Date.now() < deadline; widgets = await readWidgets(page)) {
+      for (const deadline = Date.now() + 30_000; !expected(widgets) && Date.now() < deadline; widgets = await readWidgets(page)) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       if (!expected(widgets)) this.outdatedTabs.push(`${clockText(this.time.elapsedMs)} tab ${tab + 1}: ${JSON.stringify(widgets)}`);

@@ -54,13 +54,13 @@ async function open(path: string, html: string): Promise<{ page: Page; errors: s
   return { page: tab, errors, warnings };
 }
 
-/** The time a task posted now takes to run, or null when the page does not answer within 5 s (a frozen main thread). */
+/** The time a task posted now takes to run, or null when the page does not answer within 30 s (a frozen main thread; a busy machine answers late, not never). */
 async function answerTime(tab: Page): Promise<number | null> {
   const answer = tab.evaluate(() => {
     const posted = performance.now();
     return new Promise<number>((resolve) => setTimeout(() => resolve(performance.now() - posted), 0));
   });
-  const frozen = new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000));
+  const frozen = new Promise<null>((resolve) => setTimeout(() => resolve(null), 30_000));
   return Promise.race([answer, frozen]);
 }
 

@@ -48,7 +48,7 @@ it(`places the element by a form that appears ${ANCHOR_DELAY_MS / 1000} s after 
     <script type="module" src="/live-visitors.js"></script>`;
   const { page, errors, requests, warnings } = await open('/late-anchor.html', productPage(head));
   const sentence = page.locator('live-visitors [part="text"]');
-  await expect.poll(() => sentence.textContent(), { timeout: 10_000 }).toBe(SENTENCE);
+  await expect.poll(() => sentence.textContent()).toBe(SENTENCE);
   // Beside the anchor, as asked, and only one.
   expect(await page.locator('live-visitors').count()).toBe(1);
   expect(await page.locator('live-visitors').evaluate((element) => element.nextElementSibling?.matches('form.product-form'))).toBe(true);
@@ -71,7 +71,7 @@ it('works when the classic loader is added by document.createElement, as Tag Man
     </script>`;
   const { page, errors, requests, warnings } = await open('/tag-manager.html', productPage(head));
   const sentence = page.locator('live-visitors [part="text"]');
-  await expect.poll(() => sentence.textContent(), { timeout: 10_000 }).toBe(SENTENCE);
+  await expect.poll(() => sentence.textContent()).toBe(SENTENCE);
   expect(await page.locator('live-visitors').evaluate((element) => element.previousElementSibling?.matches('form.product-form'))).toBe(
     true,
   );
@@ -91,7 +91,7 @@ it('a page that places nothing never fetches the placement file', async () => {
     <script type="module" src="/live-visitors.js"></script></head>
     <body><live-visitors website-id="demo-shop" token="demo-token" api-base="${shop.service.url}"></live-visitors></body></html>`;
   const { page, requests } = await open('/no-placement.html', html);
-  await expect.poll(() => page.locator('live-visitors [part="text"]').textContent(), { timeout: 10_000 }).toBe(SENTENCE);
+  await expect.poll(() => page.locator('live-visitors [part="text"]').textContent()).toBe(SENTENCE);
   expect(requests).not.toContain('/live-visitors-placement.js');
   await page.context().close();
 });
@@ -100,7 +100,7 @@ it('a selector that is not CSS: one warning naming it in the console, nothing pl
   const head = `<script>window.liveVisitors = [{ selector: 'form[action*=', attributes: { 'website-id': 'demo-shop' } }];</script>
     <script type="module" src="/live-visitors.js"></script>`;
   const { page, errors, warnings } = await open('/bad-selector.html', productPage(head));
-  await expect.poll(() => warnings.length, { timeout: 10_000 }).toBe(1);
+  await expect.poll(() => warnings.length).toBe(1);
   expect(warnings[0]).toContain('"form[action*="');
   await page.waitForTimeout(ANCHOR_DELAY_MS + 300);
   expect([await page.locator('live-visitors').count(), errors, warnings.length]).toEqual([0, [], 1]);

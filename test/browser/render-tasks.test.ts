@@ -48,7 +48,7 @@ it('after load, the start and the first count wait for tasks of their own: a yie
   const page = await context.newPage();
   await watchYields(page);
   await page.goto(`${shop.site.url}/after-load.html`);
-  await expect.poll(() => page.locator('live-visitors [part="text"]').textContent(), { timeout: 10_000 }).toBe(SENTENCE);
+  await expect.poll(() => page.locator('live-visitors [part="text"]').textContent()).toBe(SENTENCE);
   const { states, beforeText } = await yields(page);
   // The first render (asking the service) and the render of its answer.
   expect(beforeText).toBeGreaterThanOrEqual(2);
@@ -60,7 +60,7 @@ it('while the page loads, a stored count renders without waiting, in time for th
   const context = await shop.browser.newContext();
   const first = await context.newPage();
   await first.goto(`${shop.site.url}/with-page.html`);
-  await expect.poll(() => first.locator('live-visitors [part="text"]').textContent(), { timeout: 10_000 }).toBe(SENTENCE);
+  await expect.poll(() => first.locator('live-visitors [part="text"]').textContent()).toBe(SENTENCE);
   const page = await context.newPage();
   await watchYields(page);
   await page.goto(`${shop.site.url}/with-page.html`);
@@ -84,7 +84,7 @@ it('a first visit makes no Intl.DateTimeFormat (a long task on a phone) until so
   });
   await page.goto(`${shop.site.url}/after-load.html`);
   const text = page.locator('live-visitors [part="text"]');
-  await expect.poll(() => text.textContent(), { timeout: 10_000 }).toBe(SENTENCE);
+  await expect.poll(() => text.textContent()).toBe(SENTENCE);
   const dateFormats = () => page.evaluate(() => (window as unknown as { dateFormats: number }).dateFormats);
   expect(await dateFormats()).toBe(0);
   const disclosure = page.locator('live-visitors [part="disclosure"]');

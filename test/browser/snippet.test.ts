@@ -42,7 +42,7 @@ async function openShop(context: BrowserContext, { fromShop = false } = {}): Pro
 }
 
 const sentence = (page: Page) => page.locator('live-visitors [part="text"]');
-const showsSentence = (page: Page) => expect.poll(() => sentence(page).textContent(), { timeout: 10_000 }).toBe(SENTENCE);
+const showsSentence = (page: Page) => expect.poll(() => sentence(page).textContent()).toBe(SENTENCE);
 
 /** A shopper's browser after a first visit, with the count stored; and the service's request count by then. */
 async function returningShopper(): Promise<{ context: BrowserContext; requestsBefore: number }> {

@@ -33,8 +33,12 @@ export async function toAnswer(response: Response): Promise<Answer> {
   return { status: response.status, headers: response.headers, text, json };
 }
 
-/** Polls until `condition` holds (a state changed by a request or process still at work), for `timeoutMs` at most. */
-export async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000, what = 'the condition'): Promise<void> {
+/**
+ * Waits for a state a process or request still at work will reach; when it does not come, a busy
+ * machine is no excuse for long. Polls until `condition` holds; after `timeoutMs` (a limit for a
+ * state that never comes, not a speed requirement: 60 s unless told) it says what it waited for.
+ */
+export async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs = 60_000, what = 'the condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`${what}: not met within ${timeoutMs} ms`);

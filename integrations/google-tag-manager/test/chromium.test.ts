@@ -90,7 +90,7 @@ describe('the Tag Manager template in Chromium', () => {
     const effects = ['createQueue', 'injectScript', 'gtmOnSuccess', 'gtmOnFailure'];
     expect(run.apis.filter((api) => effects.includes(api))).toEqual(['createQueue', 'injectScript', 'gtmOnSuccess']);
     const sentence = page.locator('live-visitors [part="text"]');
-    await expect.poll(() => sentence.textContent(), { timeout: 10_000 }).toBe(SENTENCE);
+    await expect.poll(() => sentence.textContent()).toBe(SENTENCE);
     expect(await page.locator('live-visitors').count()).toBe(1);
     expect(await page.locator('form.product-form').evaluate((form) => form.nextElementSibling?.localName)).toBe('live-visitors');
     expect(cdnRequests.slice(0, 2)).toEqual(['live-visitors-loader.js', 'live-visitors.js']);
@@ -101,7 +101,7 @@ describe('the Tag Manager template in Chromium', () => {
           (entry) => entry.event === 'live_visitors_impression',
         ),
       );
-    await expect.poll(impressions, { timeout: 10_000 }).toEqual([
+    await expect.poll(impressions).toEqual([
       // The fields the GA4 variables read; the element may add more (the window of the count).
       expect.objectContaining({
         event: 'live_visitors_impression',
@@ -125,7 +125,7 @@ describe('the Tag Manager template in Chromium', () => {
     const { page, run, errors } = await open(productPage(fields, 1000));
     expect(run.outcome).toBe('success');
     const sentence = page.locator('form.product-form > live-visitors:first-child [part="text"]');
-    await expect.poll(() => sentence.textContent(), { timeout: 10_000 }).toBe(SENTENCE);
+    await expect.poll(() => sentence.textContent()).toBe(SENTENCE);
     expect(await page.locator('live-visitors').count()).toBe(1);
     expect(errors).toEqual([]);
     await page.close();

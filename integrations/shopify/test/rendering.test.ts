@@ -39,7 +39,7 @@ async function visit(html: string): Promise<Visit> {
 /** The sentence once the element shows a live count (the loader waits half a second after load). */
 async function liveSentence(page: Page, selector = 'live-visitors'): Promise<string> {
   const element = page.locator(selector);
-  await expect.poll(() => element.getAttribute('state'), { timeout: 15_000 }).toBe('live');
+  await expect.poll(() => element.getAttribute('state')).toBe('live');
   return (await element.locator('[part="text"]').textContent()) ?? '';
 }
 

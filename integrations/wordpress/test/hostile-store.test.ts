@@ -182,7 +182,7 @@ describe('the plugin on a database something else writes into (the Node relay’
 
   beforeAll(async () => {
     await keepAsking(1_500);
-  }, 60_000);
+  });
 
   afterAll(() => {
     console.log(

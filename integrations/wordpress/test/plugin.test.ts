@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELAYED, type RecordingUpstream, startRecordingUpstream } from '../../../relay/test/black-box/recording-upstream.js';
+import { StallMeter } from '../../../relay/test/support/stall-meter.js';
 import { launchChromium } from '../../../test/browser/support/chromium.js';
 import { readWidgets } from '../../../test/browser/support/widget-probe.js';
 import { type Answer, toAnswer } from '../../../test/support/network.js';
@@ -196,18 +197,30 @@ describe('the element on WordPress pages, in Chromium', () => {
   });
 
   it('while the service fails: the last good count (stale), then the fallback once maxStale has passed', async () => {
-    setVisitors(9, baseSettings(2, 5));
-    expect((await visit(pages.shortcode)).widgets[1]).toMatchObject({ state: 'live', count: 9 });
-    const fetchedAt = upstream.requests.at(-1)!.atMs;
-    upstream.emulator.setFault({ kind: 'server-error' });
-    await sleep(Math.max(0, fetchedAt + 2_500 - Date.now()));
-    const stale = await visit(pages.shortcode);
-    expect(stale.widgets[1]).toMatchObject({ state: 'stale', count: 9 });
-    await sleep(Math.max(0, fetchedAt + 5_500 - Date.now()));
-    const gone = await visit(pages.shortcode);
-    expect(gone.widgets[1]).toMatchObject({ state: 'unavailable', count: null, text: '' });
-    upstream.emulator.clearFault();
-    configure(site, baseSettings());
+    // maxStale leaves a visit's worth of time (measured here, three times over) between the
+    // interval's end and maxStale, so a busy machine's slow visit still lands while it is stale.
+    setVisitors(9, baseSettings(2, 600));
+    const measuredAt = Date.now();
+    await visit(pages.shortcode);
+    const visitS = Math.ceil((Date.now() - measuredAt) / 1000);
+    const interval = 2;
+    const maxStale = interval + 3 * visitS + 1;
+    setVisitors(9, baseSettings(interval, maxStale));
+    try {
+      expect((await visit(pages.shortcode)).widgets[1]).toMatchObject({ state: 'live', count: 9 });
+      const fetchedAt = upstream.requests.at(-1)!.atMs;
+      upstream.emulator.setFault({ kind: 'server-error' });
+      await sleep(Math.max(0, fetchedAt + interval * 1000 + 500 - Date.now()));
+      const stale = await visit(pages.shortcode);
+      expect(stale.widgets[1]).toMatchObject({ state: 'stale', count: 9 });
+      await sleep(Math.max(0, fetchedAt + maxStale * 1000 + 500 - Date.now()));
+      const gone = await visit(pages.shortcode);
+      expect(gone.widgets[1]).toMatchObject({ state: 'unavailable', count: null, text: '' });
+    } finally {
+      // Never left failing for the tests after this one.
+      upstream.emulator.clearFault();
+      configure(site, baseSettings());
+    }
   });
 });
 
@@ -216,6 +229,7 @@ describe('the relay route under load', () => {
     const interval = 2;
     configure(site, baseSettings(interval, 60));
     const before = upstream.requests.length;
+    const stalls = new StallMeter();
     const startedAt = Date.now();
     for (let wave = 0; wave < 3; wave += 1) {
       await sleep(Math.max(0, startedAt + wave * (interval * 1000 + 100) - Date.now()));
@@ -231,7 +245,9 @@ describe('the relay route under load', () => {
     const requests = upstream.requests.slice(before);
     const elapsed = (Date.now() - startedAt) / 1000;
     const gaps = requests.slice(1).map((request, index) => request.atMs - requests[index]!.atMs);
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(interval * 1000 - 25);
+    // The recording upstream, in this process, notes an arrival late by as long as the process stalled.
+    stalls.stop();
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(interval * 1000 - 25 - stalls.longestMs);
     expect(requests.length).toBeGreaterThanOrEqual(2);
     expect(requests.length).toBeLessThanOrEqual(Math.ceil(elapsed / interval));
     console.info(

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseReport } from '../../../src/contract/report.js';
 import { type Answer, toAnswer } from '../../../test/support/network.js';
+import { StallMeter } from '../support/stall-meter.js';
 import { NOT_RELAYED, RELAYED, type RecordingUpstream, startRecordingUpstream } from './recording-upstream.js';
 import type { RelayKnobs, RelayTarget, StartedRelay } from './relay-target.js';
 
@@ -15,11 +16,12 @@ function expectedCacheControl({ interval, maxStale }: Pick<RelayKnobs, 'interval
 }
 
 /** Every upstream request at least one interval after the one before: at most one per interval. */
-function expectAtMostOnePerInterval(upstream: RecordingUpstream, intervalSeconds: number): void {
+function expectAtMostOnePerInterval(upstream: RecordingUpstream, intervalSeconds: number, stalls: StallMeter): void {
   const times = upstream.requests.map((request) => request.atMs);
   const gaps = times.slice(1).map((time, index) => time - times[index]!);
-  // 25 ms of slack: the two clocks are one, but the request leaves the relay a moment after it decides.
-  for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(intervalSeconds * 1000 - 25);
+  // 25 ms of slack: the two clocks are one, but the request leaves the relay a moment after it
+  // decides; and the upstream notes an arrival late by as long as this process stalled.
+  for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(intervalSeconds * 1000 - 25 - stalls.longestMs);
 }
 
 function expectHonestError(answer: Answer, status: number | readonly number[]): void {
@@ -38,10 +40,13 @@ function expectHonestError(answer: Answer, status: number | readonly number[]): 
  */
 export function describeRelayContract(target: RelayTarget): void {
   // Real time, real servers: a test runs for a few intervals.
-  describe(`relay contract: ${target.name}`, { timeout: 30_000 }, () => {
+  describe(`relay contract: ${target.name}`, () => {
     let upstream: RecordingUpstream | undefined;
     let relay: StartedRelay | undefined;
     let answers: Answer[] = [];
+    const stalls = new StallMeter();
+
+    beforeEach(() => stalls.reset());
 
     afterEach(async () => {
       // The token, in no answer (headers and body) and no log line of any test.
@@ -149,7 +154,7 @@ export function describeRelayContract(target: RelayTarget): void {
       const intervalsElapsed = Math.floor((Date.now() - startedAt) / (knobs.interval * 1000));
       expect(upstream.requests.length).toBeGreaterThanOrEqual(2);
       expect(upstream.requests.length).toBeLessThanOrEqual(Math.max(3, intervalsElapsed + 1));
-      expectAtMostOnePerInterval(upstream, knobs.interval);
+      expectAtMostOnePerInterval(upstream, knobs.interval, stalls);
       console.info(
         `${target.name}: ${upstream.requests.length} upstream request(s) for 3 waves of 50 concurrent requests, interval ${knobs.interval} s`,
       );
@@ -159,13 +164,16 @@ export function describeRelayContract(target: RelayTarget): void {
       const knobs = { interval: 1, maxStale: 2, hourlyBudget: 3 };
       const { upstream } = await start(knobs);
       const seen: Answer[] = [];
-      const until = Date.now() + 6_500;
-      while (Date.now() < until) {
+      // Until the relay says it has nothing to serve (a busy machine gets there later than the
+      // 4 s it takes when idle), then once more an interval later: still no fourth request.
+      while (seen.at(-1)?.status !== 503 && upstream.requests.length <= 3) {
         seen.push(await ask(mine));
         await sleep(200);
       }
+      await sleep(knobs.interval * 1000 + 200);
+      seen.push(await ask(mine));
       expect(upstream.requests).toHaveLength(3);
-      expectAtMostOnePerInterval(upstream, knobs.interval);
+      expectAtMostOnePerInterval(upstream, knobs.interval, stalls);
       const last = seen.at(-1)!;
       expectHonestError(last, 503);
       // The budget has room again one hour after its first request, not before.
@@ -184,8 +192,9 @@ export function describeRelayContract(target: RelayTarget): void {
       const fetchedAt = upstream.requests[0]!.atMs;
       upstream.emulator.setFault({ kind: 'server-error' });
 
+      // Until the relay gives up (a busy machine may take longer than maxStale's 3 s to get there).
       let last = good;
-      while (Date.now() < fetchedAt + 6_000) {
+      while (last.status === 200) {
         await sleep(200);
         const askedAt = Date.now();
         last = await ask(mine);
@@ -193,6 +202,7 @@ export function describeRelayContract(target: RelayTarget): void {
         // The same count, never a newer-looking one, and its Age says how old it is.
         expect(last.text).toBe(good.text);
         expect(Number(last.headers.get('age'))).toBeGreaterThanOrEqual(Math.floor((askedAt - fetchedAt) / 1000) - 1);
+        expect(Number(last.headers.get('age')), 'served past maxStale').toBeLessThan(knobs.maxStale);
       }
       expectHonestError(last, 502);
       expect(Date.now() - fetchedAt).toBeGreaterThanOrEqual(knobs.maxStale * 1000 - 50);
@@ -201,7 +211,7 @@ export function describeRelayContract(target: RelayTarget): void {
       if (!target.quotesServiceWords) expect(error).not.toContain('Internal server error');
       // Backed off: never more than one attempt per interval while failing.
       expect(upstream.requests.length).toBeGreaterThanOrEqual(2);
-      expectAtMostOnePerInterval(upstream, knobs.interval);
+      expectAtMostOnePerInterval(upstream, knobs.interval, stalls);
     });
 
     it('honours the service’s 429 Retry-After: no request before it, the last good answer meanwhile', async () => {
@@ -215,7 +225,8 @@ export function describeRelayContract(target: RelayTarget): void {
       expect(upstream.requests).toHaveLength(2);
       const limitedAt = upstream.requests[1]!.atMs;
       upstream.emulator.clearFault();
-      while (Date.now() < limitedAt + 4_500) {
+      // Asking until the relay has asked again: when is what the test checks, not how soon it came.
+      while (upstream.requests.length < 3) {
         const answer = await ask(mine);
         expect(answer.status).toBe(200);
         await sleep(200);

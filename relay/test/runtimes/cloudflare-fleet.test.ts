@@ -89,7 +89,7 @@ describe('Cloudflare Workers: a fleet of isolates on one Durable Object (workerd
     expect(served()).toBe(2);
     // One line: had the others claimed in turn (and waited on the claim), each would have found the budget spent too.
     const spentLines = () => stdio.output().match(/hourly budget of 2 upstream requests spent/g)?.length ?? 0;
-    await eventually(() => spentLines() === 1, 5_000, 'the spent budget in the log of the isolate that found it');
+    await eventually(() => spentLines() === 1, undefined, 'the spent budget in the log of the isolate that found it');
 
     // A restart forgets every isolate's memory and the coordinator's; the budget, in its storage, stays spent.
     await miniflare.setOptions(options);
@@ -100,7 +100,7 @@ describe('Cloudflare Workers: a fleet of isolates on one Durable Object (workerd
       error: expect.stringContaining('hourly budget of 2 upstream requests is spent'),
     });
     expect(served()).toBe(2);
-  }, 30_000);
+  });
 });
 
 describe('Cloudflare Workers: a Durable Object that throws (workerd)', () => {
@@ -166,5 +166,5 @@ describe('Cloudflare Workers: a Durable Object that throws (workerd)', () => {
     // Without its store an instance does not ask alone (storeDownBudget 0): the fleet cannot overspend.
     expect(served()).toBe(1);
     expect(await get(relayUrl)).toEqual(before);
-  }, 30_000);
+  });
 });

@@ -16,12 +16,19 @@ export interface PluginSite extends WordPressSite {
 export const phpValue = (value: unknown) =>
   `json_decode( base64_decode( '${Buffer.from(JSON.stringify(value)).toString('base64')}' ), true )`;
 
+/** Where the integrations suite's global setup leaves the one plugin zip of the run (`PluginBuild` as JSON). */
+export const PLUGIN_BUILD_VARIABLE = 'LIVE_VISITORS_PLUGIN_BUILD';
+
 /**
- * WordPress with the plugin installed from the zip `npm run build` writes (built here from the
- * freshly built dist/), optionally activated.
+ * WordPress with the plugin installed from the zip `npm run build` writes (built from the freshly
+ * built dist/: once per test run by plugin-zip-setup.ts, or here for `npm run bench`), optionally
+ * activated.
  */
 export async function startPluginSite(options: { activate?: boolean } = {}): Promise<PluginSite> {
-  const build = buildWordPressPlugin({ zipPath: join(mkdtempSync(join(tmpdir(), 'live-visitors-zip-')), 'live-visitors.zip') });
+  const built = process.env[PLUGIN_BUILD_VARIABLE];
+  const build: PluginBuild = built
+    ? JSON.parse(built)
+    : buildWordPressPlugin({ zipPath: join(mkdtempSync(join(tmpdir(), 'live-visitors-zip-')), 'live-visitors.zip') });
   const site = await startWordPress({ pluginZip: build.zipPath });
   if (options.activate ?? true) site.php(`return activate_plugin( '${PLUGIN}' );`);
   return Object.assign(site, { build });
