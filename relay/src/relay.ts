@@ -262,7 +262,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
     const served = selfServe!.served(websiteId);
     if (!served) return notFound(context);
     if (served.shop !== null && signedShop === undefined) return unsigned(context);
-    const own = { ...context, cors: served.cors.headersFor(request.headers.get('origin')) };
+    const own = { ...context, cors: originPolicy(websiteId).headersFor(request.headers.get('origin')) };
     if (!served.cache) {
       return errorResponse(
         502,
@@ -297,7 +297,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
     const url = new FastURL(request.url);
     if (url.pathname !== REALTIME_PATH) return otherPath(url.pathname, request, context);
     const method = request.method.toUpperCase();
-    if (method === 'OPTIONS') return preflight(request, context);
+    if (method === 'OPTIONS') return preflight(request, readWebsiteIdParameter(url.searchParams), context);
     if (method !== 'GET' && method !== 'HEAD') {
       return errorResponse(405, `Method ${method} is not allowed on ${REALTIME_PATH}. Allowed: ${RELAY_METHODS}`, context, {
         Allow: RELAY_METHODS,
@@ -351,17 +351,26 @@ export function createRelay(options: RelayOptions): RelayHandler {
       : reports.response(result.answer, ageMs, context);
   }
 
-  function preflight(request: Request, context: ResponseContext): Response {
+  /**
+   * The origins that may read a website's count: a registered website's own (its owner's choice),
+   * else the config's. One answer for the GET and for its preflight.
+   */
+  function originPolicy(websiteId: string | undefined): CorsPolicy {
+    return (websiteId !== undefined && selfServe?.served(websiteId)?.cors) || cors;
+  }
+
+  function preflight(request: Request, websiteId: WebsiteIdParameter, context: ResponseContext): Response {
     const origin = request.headers.get('origin');
     if (origin === null) return preflightResponse({ Allow: RELAY_METHODS });
-    if (!cors.isAllowed(origin)) {
+    const policy = originPolicy('value' in websiteId ? websiteId.value : undefined);
+    if (!policy.isAllowed(origin)) {
       return errorResponse(
         403,
-        "This origin is not in the relay's allowOrigins: add it to the relay config to let its pages read the count",
+        "This origin may not read this website's count: add it to the relay config's allowOrigins, or to the origins the website was registered with",
         context,
       );
     }
-    return preflightResponse(cors.preflightHeaders(origin));
+    return preflightResponse(policy.preflightHeaders(origin));
   }
 
   function failed(error: unknown, context: ResponseContext): Response {

@@ -49,7 +49,7 @@ describe('CORS from allowOrigins', () => {
     const refused = await preflight(REFUSED);
     expect(refused.status).toBe(403);
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
-    expect(refused.json).toEqual({ error: expect.stringContaining("not in the relay's allowOrigins") });
+    expect(refused.json).toEqual({ error: expect.stringContaining("This origin may not read this website's count") });
 
     const noOrigin = await h.get('', { method: 'OPTIONS' });
     expect(noOrigin.status).toBe(204);

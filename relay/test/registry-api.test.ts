@@ -138,6 +138,29 @@ describe('registering a website', () => {
   });
 });
 
+describe("a registered website's origins", () => {
+  it("answer its GET and its preflight alike; the config's origins answer neither for it", async () => {
+    const { harness } = await selfServing();
+    expect((await put(harness, OWNED.id, OWNED.token, { allowOrigins: ['https://owner.example'] })).status).toBe(201);
+    const query = `?websiteId=${OWNED.id}`;
+    const preflight = (origin: string) =>
+      harness.get(query, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'GET' } });
+
+    const ownersGet = await harness.get(query, { headers: { Origin: 'https://owner.example' } });
+    expect(ownersGet.headers.get('access-control-allow-origin')).toBe('https://owner.example');
+    const ownersPreflight = await preflight('https://owner.example');
+    expect(ownersPreflight.status).toBe(204);
+    expect(ownersPreflight.headers.get('access-control-allow-origin')).toBe('https://owner.example');
+
+    // The config's origin is the config's websites', not this one's: refused both ways.
+    const configs = 'https://shop.example';
+    expect((await harness.get(query, { headers: { Origin: configs } })).headers.get('access-control-allow-origin')).toBeNull();
+    expect((await preflight(configs)).status).toBe(403);
+    // And for a website of the config, the config's origin still answers the preflight.
+    expect((await harness.get(`?websiteId=${SHOP.id}`, { method: 'OPTIONS', headers: { Origin: configs } })).status).toBe(204);
+  });
+});
+
 describe('removing a registration', () => {
   it('takes the stored token (no upstream request), then the website is unknown again without reaching the service', async () => {
     const { harness, store } = await selfServing();
