@@ -29,7 +29,7 @@ export function emulatorPlugin(options: EmulatorOptions = {}): Plugin {
     async configureServer(server) {
       // A marketer sees a believable crowd on the first load: the simulator starts full, not from zero.
       const emulator = createEmulator({ controls: true, simulate: DEMO_CROWD, ...options });
-      // The demo shop again, read through each analytics service's stand-in (issue 32): `demo-shop-plausible`…
+      // The demo shop again, read through each analytics service's stand-in: `demo-shop-plausible`…
       const standIns = await emulator.handler(new Request(`http://emulator.localhost/__emulator/sources/${DEMO_SHOP}`));
       const sources = Object.entries((await standIns.json()) as Record<string, object>).map(([kind, source]) => ({
         id: `${DEMO_SHOP}-${kind}`,

@@ -121,7 +121,7 @@ export function createApp(parts: AppParts): Hono<EmulatorEnv> {
     });
   }
 
-  // The analytics services a relay can read instead of this one (issue 32), answering the same counts.
+  // The analytics services a relay can read instead of this one, answering the same counts.
   const sources =
     parts.sources ?? new SourceStandIns({ siteIds: () => [...visitors.keys()], countOf: (id) => visitors.get(id)?.count(now()), now });
   app.route('/', sources.app);

@@ -1,6 +1,6 @@
 /**
- * The relay on Cloudflare Workers: everything of `./index.js`, plus the Durable Object that is the
- * fleet's single point of coordination and the store that reaches it. Kept out of the
+ * The relay on Cloudflare Workers: everything of `./index.js`, plus its two Durable Objects (the
+ * fleet's answers, claims and budgets; the registrations) and the stores that reach them. Kept out of the
  * runtime-neutral entry: it imports `cloudflare:workers`, which only workerd has.
  */
 export * from './index.js';

@@ -1,6 +1,6 @@
 import { describeValue } from '../../server-kit/config-checks.js';
 
-/** The fields that let owners register their websites at run time (issue 31 §1), with their defaults. */
+/** The fields that let owners register their websites at run time, with their defaults. */
 export interface SelfServeConfig {
   /** Owners register websites at run time with `PUT /api/v1/websites/{id}`, proving ownership with the token. */
   readonly selfServe: boolean;

@@ -143,7 +143,7 @@ export function createRelay(options: RelayOptions): RelayHandler {
   const reports = new ReportResponses(directives);
   const holder = options.instanceId ?? crypto.randomUUID();
   const storeDownBudget = new RollingHourLimit(config.storeDownBudget);
-  // Every request goes where the operator chose (issue 35); on Node, startRelayServer's fetch also checks at connect time.
+  // Every request goes where the operator chose; on Node, startRelayServer's fetch also checks at connect time.
   const fetch: FetchFunction = guardedFetch(
     options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     SourceAddressPolicy.of(config),

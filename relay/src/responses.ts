@@ -6,8 +6,10 @@ import type { RelayConfig } from './config.js';
 import type { SharedAnswer } from './store/relay-store.js';
 
 /**
- * Every Response of the relay is built here, so the cross-cutting headers (content type,
- * caching, CORS) cannot be forgotten by one path.
+ * The relay's answers on the realtime path and their errors are built here, so the cross-cutting
+ * headers (content type, caching, CORS) cannot be forgotten by one path. The cold routes (the owner
+ * page, the element's files, the Shopify app, the operator's routes) build their own, with headers
+ * of their own.
  *
  * `FastResponse` is srvx's per-runtime Response: on Node a lazy one that its adapter writes
  * without building a full undici Response (about 50 times cheaper, which is most of the cost

@@ -8,7 +8,7 @@ export const ROTATE_KEYS_USAGE = `Usage: live-visitors-relay rotate-keys --confi
 
   Re-encrypts every registered website's token under the first key of encryptionKeys
   (or LIVE_VISITORS_ENCRYPTION_KEYS), in the store the config names (Redis, or
-  registrationsFile), and seals records written before issue 35 whole. Afterwards the
+  registrationsFile), and seals records of the first format whole. Afterwards the
   older keys can be removed from the config. Safe to run while relays serve (a
   registration changed meanwhile keeps that change), and to run twice.`;
 

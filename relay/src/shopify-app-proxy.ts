@@ -58,7 +58,7 @@ export class AppProxyVerifier {
       return refuse('forged', "Invalid App Proxy signature: not signed with this app's secret, or changed on the way");
     }
     // The signed pairs are joined with nothing between them, so one signed text reads as other
-    // parameters too (issue 35): only a text that can be read one way names the shop that signed.
+    // parameters too: only a text that can be read one way names the shop that signed.
     if ([...query.keys()].some((name) => name.includes('='))) {
       return refuse('forged', "Invalid App Proxy request: a parameter's name holds '=', which Shopify never sends");
     }

@@ -36,7 +36,7 @@ export interface WebsiteCacheParts {
   readonly timers: Pick<Timers, 'after'>;
   readonly random: () => number;
   readonly upstreamTimeoutMs: number;
-  /** Knows every secret of the relay: a failure's text may echo another website's token. */
+  /** Knows the relay's own secrets and this website's: a failure's text may echo either. */
   readonly redactor: Redactor;
   readonly log: (line: string) => void;
   /** Told of upstream outcomes and refusals, when the relay exposes `/metrics`. */

@@ -22,7 +22,7 @@ export const windowOf = (report: RealtimeReport): number => report.windowMinutes
 export const MAX_WINDOW_MINUTES = 60;
 
 /**
- * A window an answer may state (issue 32): a whole number of minutes from 1 to `MAX_WINDOW_MINUTES`
+ * A window an answer may state: a whole number of minutes from 1 to `MAX_WINDOW_MINUTES`
  * other than the contract's 3, which goes unsaid; undefined for anything else, which the answer is shown without.
  */
 export function readWindowMinutes(value: unknown): number | undefined {

@@ -4,7 +4,7 @@ import { isSameSite, joinedSource, publicPart, secretPart, secretTexts, withBear
 import type { RegistrationRecord } from './registration-record.js';
 import type { TokenCipher } from './token-cipher.js';
 
-// What proves that whoever asks owns a website (issue 35 §2): there are no accounts. The website ID
+// What proves that whoever asks owns a website: there are no accounts. The website ID
 // names its proof: an ID of a source's form (`plausible:shop.example`) is proven by that source's
 // key, any other by a token the contract's service (the relay's `upstream`) accepts. So any valid
 // proof of the named kind registers or replaces, and a key goes only to the service its ID names.

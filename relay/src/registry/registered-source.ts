@@ -4,7 +4,7 @@ import { parseSource } from '../sources/parse-source.js';
 import { SOURCE_KINDS, type SourceKind, type SourceSettings } from '../sources/source.js';
 import { SITE_FIELD } from '../sources/source-website-id.js';
 
-// A registered website's source (issue 32 §5): read from a registration the same way the config reads
+// A registered website's source: read from a registration the same way the config reads
 // one, split into what its owner may see and the secrets, which are sealed like a token.
 
 /** What a record and its owner see of a source: its kind and every field but the secrets. */

@@ -48,7 +48,7 @@ export async function answerRegistration(
   }
   const body = await readBody(request);
   if ('error' in body) return errorResponse(body.status, body.error, context);
-  // A source's own key proves ownership instead of the token (issue 32): then no Authorization is needed.
+  // A source's own key proves ownership instead of the token: then no Authorization is needed.
   const { source } = body.fields;
   const token = readBearer(request.headers.get('authorization')) ?? (source === undefined ? null : '');
   if (token === null) {

@@ -10,7 +10,7 @@ export interface RegistrationRecord extends RegistrationView {
   /**
    * How the record is authenticated. 2 (every record written now): the whole record is the token's
    * additional data, so a field changed in the store makes it not decrypt. 1 (no `format` field,
-   * written before issue 35): only the website id is, until `rotate-keys` or a write seals it as 2.
+   * the first format): only the website id is, until `rotate-keys` or a write seals it as 2.
    */
   readonly format: RecordFormat;
   /** The token, or a source's secrets as one JSON text, sealed the same way. */
@@ -48,7 +48,7 @@ const MAX_SEALED_LENGTH = 32_768;
 export function readRegistrationRecord(raw: unknown, websiteId: string): RegistrationRecord | null {
   if (!isPlainObject(raw) || raw.websiteId !== websiteId) return null;
   const { allowOrigins, hourlyBudget, tokenEnding, shop, token, savedAtMs } = raw;
-  // Absent in records written before issue 35.
+  // Absent in records of the first format.
   const format = raw.format === undefined ? 1 : raw.format;
   if (format !== 1 && format !== RECORD_FORMAT) return null;
   // Absent in records written before sources: the contract's service.

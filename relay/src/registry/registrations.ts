@@ -43,7 +43,7 @@ export interface RegistrationRequest {
   readonly hourlyBudget?: number;
   /** Who asks, for the per-requester limit of `registrationsPerHour`: the client's address, or `shop:{domain}` for the Shopify app. */
   readonly requester: string;
-  /** Where the count comes from when not the contract's service (issue 32): its secrets prove ownership instead of `token`, which is then empty. */
+  /** Where the count comes from when not the contract's service: its secrets prove ownership instead of `token`, which is then empty. */
   readonly source?: SourceSettings;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The "Where your count comes from" part of a registration form (issue 32 §5): a choice of the
+ * The "Where your count comes from" part of a registration form: a choice of the
  * realtime API (the default) or one of the sources, the fields of the chosen kind with where to
  * create its key, and the script that reads them into the `source` the registration API and the
  * Shopify app's settings take. Plain HTML and browser JavaScript in strings, as the owner page's.

@@ -248,7 +248,7 @@ export class WebsiteRegistry implements Registrations {
     return changedMeanwhile(record.websiteId);
   }
 
-  /** A 400 for a source whose addresses the operator did not choose (issue 35), before any request; null for any other. */
+  /** A 400 for a source whose addresses the operator did not choose, before any request; null for any other. */
   #misdirected(source: SourceSettings | undefined): Refusal | null {
     const refused = source && this.#addresses.refusal(source);
     if (!refused) return null;

@@ -103,8 +103,8 @@ async function save(request: Request, shop: string, options: SettingsApiOptions)
 }
 
 /**
- * `{ "websiteId": string, "token": string }` or `{ "source" }` (issue 32), whose website ID is the
- * one its kind and site make (issue 35: a source proves only that ID; a `websiteId` sent with it
+ * `{ "websiteId": string, "token": string }` or `{ "source" }`, whose website ID is the
+ * one its kind and site make (a source proves only that ID; a `websiteId` sent with it
  * must be that one), and nothing else; or what is wrong with it.
  */
 function readSettings(text: string): { websiteId: string; token: string; source?: SourceSettings } | string {

@@ -1,4 +1,4 @@
-// What an address is, for where a source's requests may go (issue 35): the IANA special-purpose
+// What an address is, for where a source's requests may go: the IANA special-purpose
 // ranges, by hand rather than a library's, so the one table runs on every runtime the relay does;
 // relay/test/source-address-policy.test.ts holds it to Node's own BlockList.
 

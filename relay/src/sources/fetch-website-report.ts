@@ -50,7 +50,7 @@ export async function fetchWebsiteReport(request: WebsiteReportRequest): Promise
     report: {
       currentVisitors: reading.count,
       websiteId: request.website.id,
-      timestamp: new Date(reading.collectedAtMs ?? request.now()).toISOString(),
+      timestamp: new Date(request.now()).toISOString(),
       ...(windowMinutes !== null && windowMinutes !== CONTRACT_WINDOW_MINUTES ? { windowMinutes } : {}),
     },
   };

@@ -3,7 +3,7 @@ import { type AddressClass, classifyHost } from './address-class.js';
 import type { ServiceAccountKey } from './ga4-service-account.js';
 import type { SourceKind, SourceSettings } from './source.js';
 
-// Where a source may send its secrets (issue 35): a registrant may name only each service's public
+// Where a source may send its secrets: a registrant may name only each service's public
 // HTTPS API, or an origin the operator lists in `sourceBases`; the operator's own config may name
 // any. Refused before any request, and again at connect time on Node, where a name may resolve to
 // this relay's own network (see source-address-lookup.ts).

@@ -2,7 +2,7 @@ import { MAX_IDENTIFIER_LENGTH } from '../../../src/contract/request.js';
 import { SOURCE_DEFINITIONS } from './kinds.js';
 import { SOURCE_KINDS, type SourceKind } from './source.js';
 
-// A source registration's website ID names the site it proves (issue 35 §2): whoever the service
+// A source registration's website ID names the site it proves: whoever the service
 // lets read that site owns the ID, and no ID of the contract's service can ever be one.
 
 /** The field that names the site at the service, per kind: a source proves ownership of exactly that site. */

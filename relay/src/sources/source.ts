@@ -34,7 +34,7 @@ export interface SourceCall {
 }
 
 /** A count as the service gave it, with when it was collected if the service says so. */
-export type SourceReading = { readonly count: number; readonly collectedAtMs?: number } | { readonly failure: UpstreamFailure };
+export type SourceReading = { readonly count: number } | { readonly failure: UpstreamFailure };
 
 /** One kind of source: how its settings are read, what it counts, and how it asks. */
 export interface SourceDefinition<Settings extends SourceSettings> {
