@@ -133,22 +133,55 @@ export function withCharacterReferencesRead(text: string): string {
  * every secret replaced by `[token]`.
  */
 export class Redactor {
-  readonly #pattern: RegExp | undefined;
+  /** The patterns cleaned with, in order; each built on first use and shared by every redactor made with `and`. */
+  readonly #patterns: readonly SecretsPattern[];
 
-  constructor(secrets: readonly (string | null | undefined)[]) {
-    const forms = [...new Set(secrets.flatMap((secret) => (secret ? secretForms(secret) : [])))].sort((a, b) => b.length - a.length);
-    this.#pattern = forms.length === 0 ? undefined : new RegExp(forms.map(escapeRegExp).join('|'), 'gi');
+  constructor(secrets: readonly (string | null | undefined)[], patterns?: readonly SecretsPattern[]) {
+    this.#patterns = patterns ?? [new SecretsPattern(secrets)];
+  }
+
+  /**
+   * This redactor, then `other`: a text is cleaned of the secrets either knows. Each keeps its own
+   * pattern, so the relay's shared secrets are compiled once, not again for every website or source.
+   */
+  and(other: Redactor): Redactor {
+    return new Redactor([], [...this.#patterns, ...other.#patterns]);
   }
 
   /** `text` without invisible characters or any form of a secret. */
   clean(text: string): string {
-    const visible = withCharacterReferencesRead(text).replace(INVISIBLE, '');
-    return this.#pattern ? redactDecoded(visible.replace(this.#pattern, REDACTED), this.#pattern) : visible;
+    let clean = withCharacterReferencesRead(text).replace(INVISIBLE, '');
+    for (const secrets of this.#patterns) {
+      const pattern = secrets.pattern;
+      if (pattern) clean = redactDecoded(clean.replace(pattern, REDACTED), pattern);
+    }
+    return clean;
   }
 
   /** Someone else's words (a service's error text) for a log line: cleaned, then `printableWords`. */
   words(text: string): string | null {
     return printableWords(this.clean(text));
+  }
+}
+
+/** Every form of some secrets as one pattern, compiled on first use (a website's redactor may never be asked). */
+class SecretsPattern {
+  #secrets: readonly (string | null | undefined)[] | undefined;
+  #pattern: RegExp | undefined;
+
+  constructor(secrets: readonly (string | null | undefined)[]) {
+    this.#secrets = secrets;
+  }
+
+  get pattern(): RegExp | undefined {
+    if (this.#secrets !== undefined) {
+      const forms = [...new Set(this.#secrets.flatMap((secret) => (secret ? secretForms(secret) : [])))].sort(
+        (a, b) => b.length - a.length,
+      );
+      this.#pattern = forms.length === 0 ? undefined : new RegExp(forms.map(escapeRegExp).join('|'), 'gi');
+      this.#secrets = undefined;
+    }
+    return this.#pattern;
   }
 }
 

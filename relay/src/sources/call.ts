@@ -3,22 +3,6 @@ import { Redactor } from '../redaction.js';
 import type { FetchFunction } from '../upstream.js';
 import type { SourceCall } from './source.js';
 
-/** The relay's redactor after a source's own: either may know a secret the other does not. */
-class SourceRedactor extends Redactor {
-  readonly #own: Redactor;
-  readonly #relay: Redactor;
-
-  constructor(own: Redactor, relay: Redactor) {
-    super([]);
-    this.#own = own;
-    this.#relay = relay;
-  }
-
-  override clean(text: string): string {
-    return this.#relay.clean(this.#own.clean(text));
-  }
-}
-
 /**
  * The relay's means for one read of a source, redacting the relay's secrets and the source's
  * (`secrets`: built once per source, as a service-account key's many forms make a large pattern).
@@ -33,7 +17,8 @@ export function sourceCall(
   },
   secrets: Redactor,
 ): SourceCall {
-  const redactor = new SourceRedactor(secrets, parts.redactor);
+  // The source's own secrets first, then the relay's: either may know a secret the other does not.
+  const redactor = secrets.and(parts.redactor);
   return {
     fetch: parts.fetch,
     now: parts.now,
