@@ -19,8 +19,9 @@ import { shellEnvironment } from './support/shell-environment.js';
 const BUDGETS = {
   // 341 files, 207,903 B packed, 748,707 B unpacked.
   'live-visitors': { files: 375, packedBytes: 230_000, unpackedBytes: 825_000 },
-  // 34 files, 101,777 B packed, 343,933 B unpacked.
-  'live-visitors-relay': { files: 38, packedBytes: 112_000, unpackedBytes: 380_000 },
+  // 34 files, 148,983 B packed, 489,809 B unpacked: the element's script-tag files ride along as
+  // data (about 47 KB packed), so a relay serves them from its own origin with no CDN.
+  'live-visitors-relay': { files: 38, packedBytes: 165_000, unpackedBytes: 540_000 },
 } as const;
 
 type PackageName = keyof typeof BUDGETS;

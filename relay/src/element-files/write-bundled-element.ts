@@ -17,7 +17,11 @@ const ELEMENT_FILE = /^live-visitors(?:-[\w-]+)?\.js$/;
 
 /** Writes the module from `dist/`, building the element when `dist/live-visitors.js` is missing; returns the folder name. */
 export async function writeBundledElement(): Promise<string> {
-  if (!existsSync(`${DIST}live-visitors.js`)) await buildElement();
+  if (!existsSync(`${DIST}live-visitors.js`)) {
+    // Vite's config imports the relay, so this module must exist before the element can be built.
+    writePlaceholderIfMissing();
+    await buildElement();
+  }
   const names = readdirSync(DIST)
     .filter((name) => ELEMENT_FILE.test(name))
     .sort();
