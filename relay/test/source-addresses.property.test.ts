@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { holds } from '../../test/support/properties.js';
 import { MemoryRegistrationStore } from '../src/registry/memory-registration-store.js';
 import { createRelay } from '../src/relay.js';
 
@@ -94,7 +95,7 @@ describe('any address a registrant names', () => {
 
   it('as a base: refused before any request, or asked only within the policy', async () => {
     const statuses = new Set<number>();
-    await fc.assert(
+    await holds(
       fc.asyncProperty(anyAddress, fc.constantFrom('plausible', 'matomo'), async (base, kind) => {
         const source =
           kind === 'plausible'
@@ -102,7 +103,7 @@ describe('any address a registrant names', () => {
             : { kind, base, siteId: 1, tokenAuth: 'matomo-token-0000' };
         statuses.add(await registering(source));
       }),
-      { numRuns: 300 },
+      300,
     );
     // Both outcomes were met: the property did not hold by refusing everything.
     expect(statuses.has(400)).toBe(true);
@@ -111,7 +112,7 @@ describe('any address a registrant names', () => {
 
   it("as a GA4 key's token_uri: refused before any request, or asked only within the policy", async () => {
     const statuses = new Set<number>();
-    await fc.assert(
+    await holds(
       fc.asyncProperty(anyAddress, async (tokenUri) => {
         const credentials = {
           type: 'service_account',
@@ -121,7 +122,7 @@ describe('any address a registrant names', () => {
         };
         statuses.add(await registering({ kind: 'ga4', propertyId: '123456789', credentials }));
       }),
-      { numRuns: 200 },
+      200,
     );
     expect(statuses.has(400)).toBe(true);
     expect([...statuses].some((status) => status !== 400)).toBe(true);
