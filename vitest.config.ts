@@ -16,12 +16,19 @@ const SIDE_BY_SIDE_FILES = availableParallelism() + 1;
  */
 const HANG_LIMIT_MS = 120_000;
 /**
- * Chromium files that step a simulated clock through an hour while tabs talk to each other in real
- * time (locks, storage events) and the demo that Vite's dev server compiles on first request: beside
- * other CPU-bound files their real-time part falls behind the simulated steps (a tab missed another's
- * write and asked 20 s early), so they run alone, after the rest.
+ * Chromium files that run alone, after the rest: those that step a simulated clock through an hour
+ * while tabs talk to each other in real time (locks, storage events), which beside CPU-bound files
+ * fall behind the simulated steps (a tab missed another's write and asked 20 s early); and those on
+ * `npm start`'s server, whose Vite compiles the demo on first request and which timed out side by side.
  */
-const SIMULATED_TIME_FILES = ['test/browser/long-runs.test.ts', 'test/browser/fault-matrix.test.ts', 'test/browser/demo-page.test.ts'];
+const ALONE_FILES = [
+  'test/browser/long-runs.test.ts',
+  'test/browser/fault-matrix.test.ts',
+  'test/browser/demo-page.test.ts',
+  'test/browser/demo-install.test.ts',
+  'test/browser/demo-install-actions.test.ts',
+  'test/browser/accessibility.test.ts',
+];
 
 /**
  * Six suites in one `npm test`:
@@ -71,7 +78,7 @@ export default defineConfig({
           name: 'browser',
           environment: 'node',
           include: ['test/browser/**/*.test.ts'],
-          exclude: SIMULATED_TIME_FILES,
+          exclude: ALONE_FILES,
           globalSetup: ['test/browser/support/global-setup.ts'],
         },
       },
@@ -80,9 +87,9 @@ export default defineConfig({
         test: {
           name: 'browser-alone',
           environment: 'node',
-          include: SIMULATED_TIME_FILES,
+          include: ALONE_FILES,
           globalSetup: ['test/browser/support/global-setup.ts'],
-          // One at a time, after the rest: see SIMULATED_TIME_FILES.
+          // One at a time, after the rest: see ALONE_FILES.
           fileParallelism: false,
         },
       },

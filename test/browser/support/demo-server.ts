@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer, type ViteDevServer } from 'vite';
 
@@ -15,6 +18,8 @@ export async function startDemoServer(): Promise<DemoServer> {
   const server = await createServer({
     configFile: fileURLToPath(new URL('../../../vite.config.ts', import.meta.url)),
     server: { port: 0, watch: null },
+    // A cache of its own: two servers optimizing dependencies into one folder would clobber each other.
+    cacheDir: mkdtempSync(join(tmpdir(), 'live-visitors-vite-')),
     logLevel: 'warn',
     clearScreen: false,
   });
