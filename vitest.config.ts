@@ -18,12 +18,14 @@ const HANG_LIMIT_MS = 120_000;
 /**
  * Chromium files that run alone, after the rest: those that step a simulated clock through an hour
  * while tabs talk to each other in real time (locks, storage events), which beside CPU-bound files
- * fall behind the simulated steps (a tab missed another's write and asked 20 s early); and those on
- * `npm start`'s server, whose Vite compiles the demo on first request and which timed out side by side.
+ * fall behind the simulated steps (a tab missed another's write and asked 20 s early, or once more
+ * after a 500); and those on `npm start`'s server, whose Vite compiles the demo on first request and
+ * which timed out side by side.
  */
 const ALONE_FILES = [
   'test/browser/long-runs.test.ts',
   'test/browser/fault-matrix.test.ts',
+  'test/browser/error-events.test.ts',
   'test/browser/demo-page.test.ts',
   'test/browser/demo-install.test.ts',
   'test/browser/demo-install-actions.test.ts',
@@ -70,7 +72,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'relay', environment: 'node', include: ['relay/test/**/*.test.ts'] },
+        test: {
+          name: 'relay',
+          environment: 'node',
+          include: ['relay/test/**/*.test.ts'],
+          globalSetup: ['test/browser/support/global-setup.ts', 'relay/test/support/element-files-setup.ts'],
+        },
       },
       {
         extends: true,
