@@ -61,6 +61,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'happy-dom',
+          // Node 25+ defines a global localStorage (undefined without --localstorage-file) that hides
+          // happy-dom's: the element's storage must be the page's, as in a browser.
+          execArgv: ['--no-experimental-webstorage'],
           include: ['test/**/*.test.ts'],
           exclude: ['test/browser/**', 'test/typings/**'],
           server: { deps: { inline: [/@open-wc\//, 'chai-a11y-axe'] } },

@@ -3,7 +3,15 @@ import { isOrigin } from '../config.js';
 import { SHOPIFY_SHOP_SYNTAX } from '../shopify-app/shop-domain.js';
 import { readPublicSource } from './registered-source.js';
 import type { RegistrationView } from './registrations.js';
-import type { SealedToken } from './token-cipher.js';
+
+/** A token as stored: AES-256-GCM under the key `keyId`, bound to its record. All base64. */
+export interface SealedToken {
+  readonly keyId: string;
+  /** 96 bits, fresh for every write: GCM must never see one IV twice under a key. */
+  readonly iv: string;
+  /** The ciphertext with its 128-bit tag. */
+  readonly sealed: string;
+}
 
 /** A registration as a store keeps it: everything an owner sees, and the token encrypted. */
 export interface RegistrationRecord extends RegistrationView {

@@ -1,14 +1,5 @@
 import { ENCRYPTION_KEY_BYTES } from '../config-self-serve.js';
-import { additionalDataOf, RECORD_FORMAT, type RegistrationRecord, type UnsealedRecord } from './registration-record.js';
-
-/** A token as stored: AES-256-GCM under the key `keyId`, bound to its record. All base64. */
-export interface SealedToken {
-  readonly keyId: string;
-  /** 96 bits, fresh for every write: GCM must never see one IV twice under a key. */
-  readonly iv: string;
-  /** The ciphertext with its 128-bit tag. */
-  readonly sealed: string;
-}
+import { additionalDataOf, RECORD_FORMAT, type RegistrationRecord, type SealedToken, type UnsealedRecord } from './registration-record.js';
 
 /** The token does not decrypt: its key was removed, or the record was changed in the store or copied to another website. */
 export class UnreadableToken extends Error {
