@@ -4,10 +4,9 @@ import { errorCode } from '../../../server-kit/error-code.js';
 import rules from '../../../src/contract/rules.json' with { type: 'json' };
 import { type After, type Cancel, systemTimers } from '../../../src/contract/timers.js';
 import { Redactor } from '../redaction.js';
-import type { RedisLink, Reply } from './redis-connection.js';
+import { checkCommandTimeout, DEFAULT_COMMAND_TIMEOUT_MS, type RedisLink, type Reply } from './redis-connection.js';
 import type { RedisTarget } from './redis-url.js';
 
-const DEFAULT_COMMAND_TIMEOUT_MS = rules.storeCommandTimeoutMs;
 const CONNECT_TIMEOUT_MS = rules.storeConnectTimeoutMs;
 /** Reconnection back-off of each node's connection, and how often a cluster not reached yet is tried again. */
 const MAX_RECONNECT_DELAY_MS = 1_000;
@@ -56,9 +55,7 @@ export class RedisClusterConnection implements RedisLink {
     commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS,
     timers: After = systemTimers,
   ): Promise<RedisClusterConnection> {
-    if (!(commandTimeoutMs > 0 && commandTimeoutMs <= 60_000)) {
-      throw new Error(`RedisStore commandTimeoutMs must be from 1 to 60000 (got ${commandTimeoutMs})`);
-    }
+    checkCommandTimeout(commandTimeoutMs);
     const connection = new RedisClusterConnection(target, log, commandTimeoutMs, timers);
     await connection.#connect();
     return connection;

@@ -7,7 +7,14 @@ import { Redactor } from '../redaction.js';
 import type { RedisTarget } from './redis-url.js';
 
 /** Browsers wait on the store: a hung Redis must cost them half a second, not their patience. */
-const DEFAULT_COMMAND_TIMEOUT_MS = rules.storeCommandTimeoutMs;
+export const DEFAULT_COMMAND_TIMEOUT_MS = rules.storeCommandTimeoutMs;
+
+/** A bound on every command, single Redis or cluster alike: from 1 ms to a minute. */
+export function checkCommandTimeout(commandTimeoutMs: number): void {
+  if (!(commandTimeoutMs > 0 && commandTimeoutMs <= 60_000)) {
+    throw new Error(`RedisStore commandTimeoutMs must be from 1 to 60000 (got ${commandTimeoutMs})`);
+  }
+}
 /** A Redis that takes SYN but never the connection (a dead host, a firewall) is given up on this fast. */
 const CONNECT_TIMEOUT_MS = rules.storeConnectTimeoutMs;
 /**
@@ -87,9 +94,7 @@ export class RedisConnection implements RedisLink {
     commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS,
     timers: After = systemTimers,
   ): Promise<RedisConnection> {
-    if (!(commandTimeoutMs > 0 && commandTimeoutMs <= 60_000)) {
-      throw new Error(`RedisStore commandTimeoutMs must be from 1 to 60000 (got ${commandTimeoutMs})`);
-    }
+    checkCommandTimeout(commandTimeoutMs);
     const connection = new RedisConnection(target, log, commandTimeoutMs, timers);
     await connection.#firstContact();
     return connection;
